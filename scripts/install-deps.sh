@@ -1,0 +1,25 @@
+#!/bin/sh
+# Install everything the build, the tests and the demo need, from Debian's
+# packages.  Idempotent: packages already present are not touched, so a
+# second run costs one dpkg query.
+set -e
+PKGS="linux-image-amd64 linux-headers-amd64 linux-source-6.1 qemu-system-x86
+busybox-static kmod cpio gzip iproute2 iperf3 libnl-3-dev libnl-genl-3-dev
+pkg-config gcc make clang libclang-rt-14-dev sparse python3 procps"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing:$missing (run as root)" >&2
+	exit 1
+fi
+echo "install-deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+# shellcheck disable=SC2086
+apt-get install -y -q --no-install-recommends $missing >/dev/null

@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The programmable part of Tonic: what a transport program sees and may
+ * change.  Modelled on struct tcp_congestion_ops.  A program is pure logic
+ * over one flow: integer arithmetic on small operands, the read-only bitmap
+ * helpers below, no loops over flows, bounded work per call.
+ */
+#ifndef _TONIC_PROGRAM_H
+#define _TONIC_PROGRAM_H
+
+#include "tonic.h"
+
+enum tonic_credit_scheme {
+	TONIC_CREDIT_CWND,	/* at most cwnd segments past wnd_start */
+	TONIC_CREDIT_RATE,	/* rate_kbps with burst */
+	TONIC_CREDIT_GRANT,	/* tokens received minus bytes sent */
+};
+
+/* User-state budgets per credit scheme, bytes (Tonic §3, Table 2). */
+#define TONIC_USER_MAX_CWND	448
+#define TONIC_USER_MAX_RATE	340
+#define TONIC_USER_MAX_GRANT	256
+
+/* A ring bitmap of wnd_bits bits whose bit 0 is segment wnd_start. */
+struct tonic_bitmap;
+
+/* Read-only bitmap operations available to programs (offsets from wnd_start). */
+bool tonic_bm_test(const struct tonic_bitmap *bm, u32 off);
+u32 tonic_bm_ffs(const struct tonic_bitmap *bm, u32 from);	/* first set at >= from, or wnd_bits */
+u32 tonic_bm_ffz(const struct tonic_bitmap *bm, u32 from);	/* first clear at >= from, or wnd_bits */
+u32 tonic_bm_count(const struct tonic_bitmap *bm, u32 from, u32 to);	/* set bits in [from, to) */
+
+/* Which module's write wins when Incoming and Periodic touch the same variable in one cycle. */
+enum tonic_prio {
+	TONIC_PRIO_INCOMING,
+	TONIC_PRIO_PERIODIC,
+};
+
+struct tonic_prog_ctx {
+	/* Read-only inputs. */
+	u64 now;			/* cycle */
+	u32 wnd_start;			/* first unacked segment, after stage 1 */
+	u32 old_wnd_start;		/* before this event */
+	u32 new_acked;			/* segments newly acked by this event */
+	u32 highest_sent;		/* next new segment to generate */
+	u32 tail;			/* segments announced by the host */
+	u32 seg_size;			/* C */
+	u32 wnd_bits;
+	u32 outstanding;		/* addresses generated but not yet transmitted */
+	u32 bytes_sent;			/* since the last periodic call (for byte counters) */
+	const struct tonic_bitmap *acked;
+	const struct tonic_bitmap *rtx_marked;
+	const struct tonic_bitmap *rtx_done;	/* retransmitted at least once */
+	const struct tonic_pkt *pkt;	/* incoming(): the packet; periodic(): NULL */
+	bool timeout;			/* periodic(): the retransmission timer fired */
+	const struct tonic_flow_cfg *cfg;
+
+	/* Read-write flow variables; the engine merges them after the call. */
+	u32 cwnd;			/* segments (cwnd scheme) */
+	u32 rate_kbps;			/* rate scheme */
+	u32 burst;			/* rate scheme: max credit, bytes */
+	u32 credit;			/* grant scheme: bytes */
+	u32 rto;			/* cycles; the engine re-arms the timer with it */
+	bool rearm_rto;			/* incoming(): reset the retransmission timer */
+	u32 period;			/* cycles between periodic() calls, 0 = only on timeout */
+	bool cwr;			/* flag the next descriptor TONIC_DESC_CWR */
+	void *user;			/* prog->user_size bytes of program state */
+
+	/* Loss recovery output: mark segments [mark_start, mark_end) for rtx. */
+	u32 mark_start, mark_end;
+	bool fail;			/* give up on the flow (TONIC_NOTE_FAILED) */
+};
+
+struct tonic_prog_ops {
+	const char *name;
+	enum tonic_credit_scheme credit;
+	u16 user_size;			/* bytes of user state, within the scheme's budget */
+	enum tonic_prio prio;
+	/* Defaults for the flow cfg fields that are zero at flow add. */
+	u32 def_cwnd, def_rate_kbps, def_credit, def_rto_cycles;
+
+	void (*init)(struct tonic_prog_ctx *ctx);
+	/* Incoming stage 2: loss detection/recovery and CC updates. */
+	void (*incoming)(struct tonic_prog_ctx *ctx);
+	/* Periodic module: timeouts (ctx->timeout) and periodic CC updates. */
+	void (*periodic)(struct tonic_prog_ctx *ctx);
+};
+
+/* Mark segments [start, end) (absolute indices) for retransmission. */
+static inline void tonic_mark_rtx(struct tonic_prog_ctx *ctx, u32 start, u32 end)
+{
+	ctx->mark_start = start;
+	ctx->mark_end = end;
+}
+
+#endif /* _TONIC_PROGRAM_H */

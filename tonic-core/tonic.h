@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tonic-core: the Tonic transport engines (NSDI'20) as a cycle-faithful model.
+ *
+ * Events in (flow add/remove, segments announced, control packets, time),
+ * descriptors and notifications out.  Sequence space is in *segments*:
+ * the caller maps segment indices to bytes.  All segments of a burst are
+ * seg_size bytes except possibly the last one (a sub-segment); while a
+ * sub-segment is outstanding no new segment may be announced, and the
+ * engine emits TONIC_NOTE_BURST_DONE once it is acked.
+ *
+ * One tonic_run() cycle lets every module handle at most one event, as the
+ * hardware does; idle cycles are skipped.
+ */
+#ifndef _TONIC_H
+#define _TONIC_H
+
+#include "compat.h"
+
+#define TONIC_MAX_FLOWS		2048	/* compile-time bound; runtime count in cfg */
+#define TONIC_WND_MAX		256	/* segment window bitmap, bits */
+#define TONIC_RING_MAX		64	/* per-flow ring of segment addresses */
+#define TONIC_RING_DEFAULT	16
+#define TONIC_MAX_SACK		4	/* SACK blocks per incoming packet */
+#define TONIC_IDLE		(~0ULL)	/* tonic_next_cycle(): nothing to do */
+
+struct tonic_core;
+struct tonic_prog_ops;
+
+struct tonic_core_cfg {
+	u32 max_flows;		/* 1 .. TONIC_MAX_FLOWS */
+	u32 wnd_bits;		/* 128 or 256 */
+	u32 ring_depth;		/* N, power of two, <= TONIC_RING_MAX */
+	u32 cycle_ps;		/* length of one cycle in picoseconds (10000 = 10 ns) */
+	u32 in_queue;		/* depth of the incoming-event queue (0 = default) */
+};
+
+/* Per-flow parameters given at flow add; zero means "program default". */
+struct tonic_flow_cfg {
+	const struct tonic_prog_ops *prog;
+	u32 seg_size;		/* C, bytes */
+	u32 wnd_segs;		/* K: window limit in segments, <= wnd_bits */
+	u32 init_cwnd;		/* segments, cwnd scheme */
+	u32 init_rate_kbps;	/* rate scheme */
+	u32 init_credit;	/* bytes, grant scheme */
+	u32 rto_cycles;		/* retransmission timeout */
+	u32 ack_notify;		/* emit TONIC_NOTE_ACKED every this many acked segments */
+	u32 start_seg;		/* first segment index (wnd_start at add) */
+};
+
+enum tonic_pkt_type {
+	TONIC_PKT_ACK,		/* cumulative ack, optional SACK blocks, optional ECE */
+	TONIC_PKT_NACK,		/* IRN NACK / NDP trimmed-header NACK for seg `nack` */
+	TONIC_PKT_CNP,		/* RoCE CNP or IB BECN: congestion notification */
+	TONIC_PKT_GRANT,	/* NDP pull / grant of `grant` bytes of credit */
+};
+
+#define TONIC_PKT_F_ECE		0x1	/* ACK echoes a congestion mark */
+
+struct tonic_sack {
+	u32 start, end;		/* acked segments [start, end) */
+};
+
+struct tonic_pkt {
+	u32 type;		/* enum tonic_pkt_type */
+	u32 flags;		/* TONIC_PKT_F_* */
+	u32 cum_ack;		/* every segment before this one is acked */
+	u32 nsack;
+	struct tonic_sack sack[TONIC_MAX_SACK];
+	u32 nack;		/* segment a NACK names */
+	u32 grant;		/* bytes granted */
+	u32 rtt;		/* RTT sample in cycles, 0 if none */
+};
+
+#define TONIC_DESC_RTX		0x1	/* a retransmission */
+#define TONIC_DESC_LAST		0x2	/* last segment announced (end of burst) */
+#define TONIC_DESC_CWR		0x4	/* window was reduced: set CWR on the wire */
+
+/* A segment address for the downstream DMA/packet builder. */
+struct tonic_desc {
+	u32 flow;
+	u32 seg;
+	u32 len;
+	u32 flags;
+};
+
+enum tonic_note_type {
+	TONIC_NOTE_ACKED,	/* value: cumulative ack (segments) */
+	TONIC_NOTE_BURST_DONE,	/* value: segment after the acked sub-segment */
+	TONIC_NOTE_FAILED,	/* value: enum tonic_fail */
+};
+
+enum tonic_fail {
+	TONIC_FAIL_RTX_LIMIT = 1,	/* too many timeouts in a row */
+};
+
+struct tonic_note {
+	u32 flow;
+	u32 type;
+	u32 value;
+};
+
+struct tonic_out {
+	struct tonic_desc *desc;
+	u32 ndesc, max_desc;
+	struct tonic_note *note;
+	u32 nnote, max_note;
+};
+
+/* Counters: per flow, and engine-wide for rejected input. */
+struct tonic_flow_stats {
+	u64 segs_sent, segs_rtx, segs_acked, bytes_sent;
+	u64 timeouts, nacks, cnps, grants;
+	u32 wnd_start, highest_sent, tail;
+	u32 cwnd, rate_kbps, credit, outstanding;
+	u32 last_rtt;
+};
+
+struct tonic_core_stats {
+	u64 cycles, busy_cycles;
+	u64 bad_flow, bad_ack, bad_sack, bad_push, in_overflow;
+};
+
+struct tonic_core *tonic_core_create(const struct tonic_core_cfg *cfg);
+void tonic_core_destroy(struct tonic_core *tc);
+
+int tonic_flow_add(struct tonic_core *tc, u32 flow, const struct tonic_flow_cfg *cfg);
+int tonic_flow_remove(struct tonic_core *tc, u32 flow);
+
+/*
+ * Announce segments up to (not including) @tail; @last_len is the length of
+ * segment tail - 1 (seg_size for a full one, less for a sub-segment).
+ * -EBUSY while a sub-segment burst is still outstanding.
+ */
+int tonic_push(struct tonic_core *tc, u32 flow, u32 tail, u32 last_len);
+
+/* Queue a control packet for the Incoming module; -ENOBUFS when full. */
+int tonic_incoming(struct tonic_core *tc, u32 flow, const struct tonic_pkt *pkt);
+
+/* Earliest cycle at which the engine has work, TONIC_IDLE if none. */
+u64 tonic_next_cycle(const struct tonic_core *tc);
+
+/*
+ * Run cycles up to and including @until, skipping idle ones, and stop early
+ * when @out is full.  Returns the number of cycles executed.
+ */
+u64 tonic_run(struct tonic_core *tc, u64 until, struct tonic_out *out);
+
+u64 tonic_now(const struct tonic_core *tc);
+int tonic_flow_stats(const struct tonic_core *tc, u32 flow, struct tonic_flow_stats *st);
+void tonic_core_stats(const struct tonic_core *tc, struct tonic_core_stats *st);
+
+/* Program registry. */
+const struct tonic_prog_ops *tonic_prog_find(const char *name);
+const struct tonic_prog_ops *const *tonic_prog_list(u32 *n);
+
+#endif /* _TONIC_H */
