@@ -1,3 +1,5 @@
 # tonic-core sources, relative to tonic-core/.  Read by Kbuild (tonic.ko)
 # and by the userspace build (libtonic-core.a): one list, two worlds.
-TONIC_CORE_SRCS :=
+TONIC_ENGINE_SRCS :=
+include $(dir $(lastword $(MAKEFILE_LIST)))programs/programs.mk
+TONIC_CORE_SRCS := $(TONIC_ENGINE_SRCS) $(TONIC_PROG_SRCS)

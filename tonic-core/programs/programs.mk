@@ -1,0 +1,2 @@
+# Transport programs, relative to tonic-core/.
+TONIC_PROG_SRCS :=
