@@ -1,0 +1,60 @@
+#!/bin/sh
+# /init of the test guest.  Console (kernel log) is ttyS0; test results go
+# to ttyS1 as KTAP so kernel messages never interleave with them.
+export PATH=/bin:/usr/bin:/usr/sbin
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mount -t tmpfs tmp /tmp
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t cgroup2 cgroup2 /sys/fs/cgroup 2>/dev/null
+hostname tonic-guest
+echo /usr/sbin/modprobe > /proc/sys/kernel/modprobe
+ip() { /usr/bin/ip "$@"; }
+/usr/bin/ip link set lo up
+
+MODE=$(cat /tests/MODE)
+OUT=/dev/ttyS1
+
+finish() {
+	echo "# tainted: $(cat /proc/sys/kernel/tainted)" > $OUT
+	echo "# tonic-guest: done" > $OUT
+	sync
+	poweroff -f
+	echo o > /proc/sysrq-trigger
+}
+
+if [ "$MODE" = shell ]; then
+	/usr/sbin/modprobe tonic
+	echo "tonic guest shell: tests in /tests (. /tests/lib.sh for tonic_hosts); exit to power off"
+	setsid cttyhack sh -l
+	poweroff -f
+fi
+
+run_tests() {
+	n=$(wc -l < /tests/LIST)
+	echo "KTAP version 1"
+	echo "1..$n"
+	i=0
+	while read -r t; do
+		i=$((i + 1))
+		limit=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "/tests/$t" | head -n 1)
+		echo "# test: $t"
+		start=$(date +%s)
+		(cd /tmp && timeout -s KILL "${limit:-300}" "/tests/$t" < /dev/null 2>&1
+		 echo $? > /tmp/.rc) | while IFS= read -r l; do echo "# $l"; done
+		rc=$(cat /tmp/.rc 2>/dev/null)
+		rm -f /tmp/.rc
+		dur=$(( $(date +%s) - start ))
+		# timeout -s KILL exits 137
+		case $rc in
+		0) echo "ok $i $t # ${dur}s" ;;
+		4) echo "ok $i $t # SKIP" ;;
+		137) echo "not ok $i $t # killed after ${limit:-300}s" ;;
+		*) echo "not ok $i $t # exit $rc" ;;
+		esac
+	done < /tests/LIST
+}
+
+run_tests > $OUT 2>&1
+finish

@@ -1,0 +1,76 @@
+#!/bin/sh
+# mkinitramfs.sh KVER OUT TESTLIST MODE
+# Build the guest's initramfs: static busybox, the real tools the tests
+# call by absolute path (with their shared libraries), the kernel modules
+# they need, the project's modules, tools and guest selftests.
+set -e
+KVER=$1 OUT=$2 TESTS=$3 MODE=$4
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+B=${B:-$TOP/build}
+R=$(mktemp -d "$B/initramfs.XXXXXX")
+trap 'rm -rf "$R"' EXIT
+
+# Kernel modules the guest loads, resolved with their dependencies.
+GUEST_KMODS="veth sch_netem bridge"
+# Real programs, called by absolute path (busybox's applets shadow names).
+GUEST_BINS="/usr/bin/ip /usr/sbin/tc /usr/bin/ss /usr/bin/iperf3 /usr/bin/kmod
+/usr/bin/timeout /usr/bin/sha256sum /usr/bin/head /usr/bin/dd /usr/bin/python3"
+
+mkdir -p "$R"/bin "$R"/usr/bin "$R"/usr/sbin "$R"/proc "$R"/sys "$R"/dev \
+	"$R"/tmp "$R"/run "$R"/etc "$R"/root "$R"/tests "$R"/lib/modules/"$KVER"/extra
+cp /bin/busybox "$R"/bin/busybox
+for a in $(/bin/busybox --list); do
+	[ -e "$R/bin/$a" ] || ln -s busybox "$R/bin/$a"
+done
+
+copy_with_libs() {
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		mkdir -p "$R$(dirname "$f")"
+		cp -L "$f" "$R$f"
+		ldd "$f" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
+		while read -r lib; do
+			[ -e "$R$lib" ] && continue
+			mkdir -p "$R$(dirname "$lib")"
+			cp -L "$lib" "$R$lib"
+		done
+	done
+}
+# python3 is optional and large: only copied if a test asks for it.
+bins=$(echo "$GUEST_BINS" | tr ' ' '\n' | grep -v python3)
+grep -qs python3 $TESTS && bins="$bins /usr/bin/python3"
+# shellcheck disable=SC2086
+copy_with_libs $bins
+# merged-/usr hosts resolve the loader through /lib64.
+mkdir -p "$R"/lib64 && cp -L /lib64/ld-linux-x86-64.so.2 "$R"/lib64/
+ln -sf /usr/bin/kmod "$R"/usr/sbin/modprobe
+ln -sf /usr/bin/kmod "$R"/usr/sbin/insmod
+ln -sf /usr/bin/kmod "$R"/usr/sbin/rmmod
+ln -sf /usr/bin/kmod "$R"/usr/sbin/lsmod
+
+M=/lib/modules/$KVER
+for m in $GUEST_KMODS; do
+	modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+done | sort -u | while read -r ko; do
+	mkdir -p "$R$(dirname "$ko")"
+	cp "$ko" "$R$ko"
+done
+cp "$M"/modules.order "$M"/modules.builtin "$M"/modules.builtin.modinfo "$R$M"/ 2>/dev/null || true
+for ko in "$TOP"/*.ko "$TOP"/tests/kmod/*.ko; do
+	[ -e "$ko" ] && cp "$ko" "$R$M/extra/"
+done
+depmod -b "$R" "$KVER"
+
+# Userspace tools and guest test programs built on the host.
+[ -d "$B/guest" ] && cp -a "$B/guest/." "$R/usr/bin/"
+cp "$TOP"/tests/qemu/guest-init.sh "$R"/init
+cp "$TOP"/tests/selftests/lib.sh "$R"/tests/
+for t in $TESTS; do
+	cp "$t" "$R/tests/"
+	basename "$t" >> "$R/tests/LIST"
+done
+touch "$R/tests/LIST"
+echo "$MODE" > "$R/tests/MODE"
+chmod +x "$R"/init "$R"/tests/*
+
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT"

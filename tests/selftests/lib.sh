@@ -1,0 +1,60 @@
+#!/bin/sh
+# Helpers for guest selftests; `. /tests/lib.sh`.
+# Real binaries by absolute path: busybox's ip/tc applets would shadow them.
+IP=/usr/bin/ip
+TC=/usr/sbin/tc
+SS=/usr/bin/ss
+IPERF=/usr/bin/iperf3
+MODPROBE=/usr/sbin/modprobe
+
+KSFT_PASS=0
+KSFT_FAIL=1
+KSFT_SKIP=4
+
+# tonic_hosts N: hosts h1..hN, each a network namespace whose eth0 is
+# plugged into a bridge in namespace "sw".  hI has 10.0.0.I/24 and
+# fd00::I/64.  Idempotent per boot: removes any previous topology.
+tonic_hosts() {
+	tonic_hosts_del
+	$MODPROBE veth && $MODPROBE bridge || return 1
+	$IP netns add sw
+	$IP -n sw link add br0 type bridge
+	$IP -n sw link set br0 up
+	$IP -n sw link set lo up
+	i=1
+	while [ "$i" -le "$1" ]; do
+		$IP netns add "h$i"
+		$IP -n "h$i" link set lo up
+		$IP link add eth0 netns "h$i" type veth peer name "p$i" netns sw
+		$IP -n sw link set "p$i" master br0 up
+		$IP -n "h$i" addr add "10.0.0.$i/24" dev eth0
+		$IP -n "h$i" addr add "fd00::$i/64" dev eth0 nodad
+		$IP -n "h$i" link set eth0 up
+		i=$((i + 1))
+	done
+	TONIC_NHOSTS=$1
+}
+
+tonic_hosts_del() {
+	for ns in $($IP netns list | awk '{print $1}'); do
+		$IP netns del "$ns"
+	done
+}
+
+# tonic_netem HOST ARGS...: netem on HOST's egress, e.g. "delay 5ms loss 1%".
+tonic_netem() {
+	h=$1; shift
+	$TC -n "$h" qdisc replace dev eth0 root netem "$@"
+}
+
+# on HOST CMD...: run CMD inside HOST's namespace.
+on() {
+	h=$1; shift
+	$IP netns exec "$h" "$@"
+}
+
+# ksft_fail MSG: print a diagnostic and exit as a failure.
+ksft_fail() {
+	echo "FAIL: $*"
+	exit $KSFT_FAIL
+}
