@@ -19,6 +19,8 @@
 #define tonic_zalloc(sz)	kvzalloc((sz), GFP_KERNEL)
 #define tonic_free(p)		kvfree(p)
 #define tonic_div64(n, d)	div64_u64((n), (d))
+#define tonic_ctz64(x)		((u32)__ffs64(x))	/* x != 0 */
+#define tonic_popcount64(x)	((u32)hweight64(x))
 #else
 #include <stdint.h>
 #include <stdbool.h>
@@ -50,6 +52,8 @@ typedef int64_t s64;
 #define tonic_zalloc(sz)	calloc(1, (sz))
 #define tonic_free(p)		free(p)
 #define tonic_div64(n, d)	((u64)(n) / (u64)(d))
+#define tonic_ctz64(x)		((u32)__builtin_ctzll(x))	/* x != 0 */
+#define tonic_popcount64(x)	((u32)__builtin_popcountll(x))
 #endif
 
 /* Serial-number comparison for 32-bit segment indices (RFC 1982 style). */

@@ -59,18 +59,40 @@ struct tonic_prog_ctx {
 	u32 cwnd;			/* segments (cwnd scheme) */
 	u32 rate_kbps;			/* rate scheme */
 	u32 burst;			/* rate scheme: max credit, bytes */
-	u32 credit;			/* grant scheme: bytes */
+	u32 credit;			/* grant scheme: bytes; a change is applied
+					 * as a delta (concurrent grants are kept);
+					 * rate scheme: current credit, read-only */
 	u32 rto;			/* cycles; the engine re-arms the timer with it */
-	bool rearm_rto;			/* incoming(): reset the retransmission timer */
+	bool rearm_rto;			/* reset the retransmission timer to now + rto */
 	u32 period;			/* cycles between periodic() calls, 0 = only on timeout */
 	bool cwr;			/* flag the next descriptor TONIC_DESC_CWR */
 	void *user;			/* prog->user_size bytes of program state */
 
-	/* Loss recovery output: mark segments [mark_start, mark_end) for rtx. */
+	/*
+	 * Loss recovery output: mark segments [mark_start, mark_end) for rtx.
+	 * The engine clamps the range to [wnd_start, highest_sent) and skips
+	 * segments already acked.
+	 */
 	u32 mark_start, mark_end;
 	bool fail;			/* give up on the flow (TONIC_NOTE_FAILED) */
 };
 
+/*
+ * Engine rules programs can rely on:
+ * - the retransmission timer is armed (now + rto) when a segment is
+ *   transmitted and none is running, disarmed when every generated segment
+ *   is acked, re-armed with ctx->rto after a timeout while data is unacked,
+ *   and reset whenever ctx->rearm_rto is set;
+ * - periodic() runs every ctx->period cycles, and with ctx->timeout when the
+ *   timer fires (a timeout is dropped if an ACK for the flow is handled in
+ *   the same cycle; the timer then stays expired unless the ACK re-armed it);
+ * - incoming() and periodic() of one flow in the same cycle both see the
+ *   state from before the cycle; a variable written by only one of them
+ *   takes that value, one written by both takes prog->prio's.  User state
+ *   is merged in 32-bit words, so keep variables both handlers write in
+ *   separate words;  marks, cwr, rearm_rto and fail are or-ed, credit
+ *   deltas added.
+ */
 struct tonic_prog_ops {
 	const char *name;
 	enum tonic_credit_scheme credit;

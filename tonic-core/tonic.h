@@ -23,6 +23,8 @@
 #define TONIC_RING_DEFAULT	16
 #define TONIC_MAX_SACK		4	/* SACK blocks per incoming packet */
 #define TONIC_IDLE		(~0ULL)	/* tonic_next_cycle(): nothing to do */
+#define TONIC_NOTES_PER_CYCLE	4	/* most notifications one cycle can emit */
+#define TONIC_IN_QUEUE_DEFAULT	256	/* incoming-event queue depth */
 
 struct tonic_core;
 struct tonic_prog_ops;
@@ -33,6 +35,7 @@ struct tonic_core_cfg {
 	u32 ring_depth;		/* N, power of two, <= TONIC_RING_MAX */
 	u32 cycle_ps;		/* length of one cycle in picoseconds (10000 = 10 ns) */
 	u32 in_queue;		/* depth of the incoming-event queue (0 = default) */
+	u32 user_max;		/* user-state bytes reserved per flow (0 = 448) */
 };
 
 /* Per-flow parameters given at flow add; zero means "program default". */
@@ -56,6 +59,16 @@ enum tonic_pkt_type {
 };
 
 #define TONIC_PKT_F_ECE		0x1	/* ACK echoes a congestion mark */
+#define TONIC_PKT_F_NO_CUM	0x2	/* ACK/NACK: cum_ack not valid, ignore it */
+
+/*
+ * Incoming stage 1 (fixed) applies cum_ack and the SACK blocks of ACK and
+ * NACK packets (CNP and GRANT packets carry neither).  A cum_ack behind
+ * wnd_start is ignored (stale_ack); one beyond highest_sent rejects the
+ * whole packet (bad_ack).  SACK blocks are clipped to
+ * [wnd_start, highest_sent) (bad_sack counts clipped or dropped blocks).
+ * A GRANT adds @grant bytes of credit to a grant-scheme flow.
+ */
 
 struct tonic_sack {
 	u32 start, end;		/* acked segments [start, end) */
@@ -119,6 +132,10 @@ struct tonic_flow_stats {
 struct tonic_core_stats {
 	u64 cycles, busy_cycles;
 	u64 bad_flow, bad_ack, bad_sack, bad_push, in_overflow;
+	u64 stale_ack;		/* cum acks behind the window, ignored */
+	u64 conflicts;		/* timeouts dropped for a same-cycle ACK */
+	u64 notes_dropped;	/* notifications lost: out->max_note == 0 */
+	u64 stale_desc;		/* ring addresses acked before transmission */
 };
 
 struct tonic_core *tonic_core_create(const struct tonic_core_cfg *cfg);
@@ -143,12 +160,24 @@ u64 tonic_next_cycle(const struct tonic_core *tc);
 /*
  * Run cycles up to and including @until, skipping idle ones, and stop early
  * when @out is full.  Returns the number of cycles executed.
+ *
+ * A cycle only starts with room for one descriptor and
+ * TONIC_NOTES_PER_CYCLE notifications in @out; with out->max_note == 0
+ * notifications are dropped (counted).  tonic_now() is the next cycle to
+ * execute; after a run that was not cut short it is @until + 1.
  */
 u64 tonic_run(struct tonic_core *tc, u64 until, struct tonic_out *out);
 
 u64 tonic_now(const struct tonic_core *tc);
 int tonic_flow_stats(const struct tonic_core *tc, u32 flow, struct tonic_flow_stats *st);
 void tonic_core_stats(const struct tonic_core *tc, struct tonic_core_stats *st);
+
+/*
+ * Bytes of state per flow for @cfg: *engine is the fixed-function state
+ * (flow variables, bitmaps, ring, set links, timers); the return value adds
+ * the reserved user state and the statistics counters.
+ */
+u32 tonic_core_flow_bytes(const struct tonic_core_cfg *cfg, u32 *engine);
 
 /* Program registry. */
 const struct tonic_prog_ops *tonic_prog_find(const char *name);
