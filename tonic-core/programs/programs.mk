@@ -1,2 +1,11 @@
 # Transport programs, relative to tonic-core/.
-TONIC_PROG_SRCS :=
+TONIC_PROG_SRCS := \
+	programs/common.c \
+	programs/reno.c \
+	programs/newreno.c \
+	programs/sack.c \
+	programs/ndp.c \
+	programs/dcqcn.c \
+	programs/irn.c \
+	programs/ibcc.c \
+	programs/registry.c

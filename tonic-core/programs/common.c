@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Helpers shared by the transport programs.  They are what a Verilog
+ * programmer would put in an `include file: a handful of adders,
+ * comparators and one bitmap lookup each, no loops.
+ */
+#include "../program.h"
+#include "programs.h"
+
+/* Segments sent and not yet cumulatively acked. */
+u32 tonic_flight(const struct tonic_prog_ctx *ctx)
+{
+	return ctx->highest_sent - ctx->wnd_start;
+}
+
+/*
+ * Offset (from wnd_start) just past the run of unacked segments starting at
+ * @off: the next selectively acked segment, or highest_sent when nothing
+ * above is acked.  Never past highest_sent, so a mark never covers data
+ * that was not sent yet.
+ */
+u32 tonic_hole_end(const struct tonic_prog_ctx *ctx, u32 off)
+{
+	u32 hi = tonic_flight(ctx);
+	u32 end = tonic_bm_ffs(ctx->acked, off);
+
+	return end < hi ? end : hi;
+}
+
+/*
+ * Go-back-N (RoCE, and TCP after an RTO): everything from the first unacked
+ * segment to the last one sent goes again.  Selectively acked segments in
+ * the range are skipped by segment generation, which tests `acked` first.
+ */
+void tonic_gbn_mark(struct tonic_prog_ctx *ctx)
+{
+	if (ctx->highest_sent != ctx->wnd_start)
+		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->highest_sent);
+}
+
+void tonic_rto_init(struct tonic_prog_ctx *ctx, struct tonic_rto *r)
+{
+	r->base = ctx->rto;
+	r->backoff = 0;
+}
+
+/* The peer made progress: forget the backoff and restart the timer. */
+void tonic_rto_progress(struct tonic_prog_ctx *ctx, struct tonic_rto *r)
+{
+	r->backoff = 0;
+	ctx->rto = r->base;
+	ctx->rearm_rto = true;
+}
+
+/* RFC 6298 5.5: double the RTO, bounded; give up after TONIC_RTX_LIMIT in a row. */
+void tonic_rto_backoff(struct tonic_prog_ctx *ctx, struct tonic_rto *r)
+{
+	if (++r->backoff > TONIC_RTX_LIMIT) {
+		ctx->fail = true;
+		return;
+	}
+	if (ctx->rto < (r->base << TONIC_RTO_MAX_SHIFT))
+		ctx->rto <<= 1;
+}
+
+/*
+ * RoCE / IB RC reliability for the rate-based programs: cumulative acks,
+ * and a NAK (sequence error) naming the expected PSN, after which the
+ * sender goes back N.  Returns false for packets it does not handle.
+ */
+bool tonic_gbn_incoming(struct tonic_prog_ctx *ctx, struct tonic_rto *r)
+{
+	switch (ctx->pkt->type) {
+	case TONIC_PKT_NACK:
+		tonic_gbn_mark(ctx);
+		tonic_rto_progress(ctx, r);
+		return true;
+	case TONIC_PKT_ACK:
+		if (ctx->wnd_start != ctx->old_wnd_start)
+			tonic_rto_progress(ctx, r);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void tonic_gbn_timeout(struct tonic_prog_ctx *ctx, struct tonic_rto *r)
+{
+	if (!ctx->timeout || !tonic_flight(ctx))
+		return;
+	tonic_gbn_mark(ctx);
+	tonic_rto_backoff(ctx, r);
+}
+
+void tonic_tcp_init(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	/* RFC 5681: ssthresh starts "arbitrarily high"; the window is the real cap. */
+	t->ssthresh = ctx->wnd_bits;
+	t->recover = ctx->wnd_start;
+	tonic_rto_init(ctx, &t->rto);
+	if (!ctx->cwnd)
+		ctx->cwnd = 1;
+}
+
+/* The cumulative ack advanced: it is not a duplicate and the peer is alive. */
+void tonic_tcp_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	t->dupacks = 0;
+	tonic_rto_progress(ctx, &t->rto);
+}
+
+/* Count a duplicate ack, saturating so the DupThresh edge fires only once. */
+u8 tonic_tcp_dupack(struct tonic_tcp *t)
+{
+	if (t->dupacks < 255)
+		t->dupacks++;
+	return t->dupacks;
+}
+
+/*
+ * Slow start below ssthresh, then +1 segment per window of acked segments
+ * (tcp_slow_start + tcp_cong_avoid_ai).  cwnd never exceeds the bitmap:
+ * segment generation could not use more.
+ */
+void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+{
+	u32 cwnd = ctx->cwnd;
+
+	if (cwnd < t->ssthresh) {
+		u32 room = t->ssthresh - cwnd;
+		u32 ss = acked < room ? acked : room;
+
+		cwnd += ss;
+		acked -= ss;
+	}
+	if (acked) {
+		u32 cnt = t->cwnd_cnt + acked;
+
+		if (cnt >= cwnd) {
+			u32 inc = cnt / cwnd;
+
+			cnt -= inc * cwnd;
+			cwnd += inc;
+		}
+		t->cwnd_cnt = cnt;
+	}
+	ctx->cwnd = cwnd < ctx->wnd_bits ? cwnd : ctx->wnd_bits;
+}
+
+/* RFC 5681 (4): ssthresh = max(FlightSize / 2, 2 SMSS); remember `recover`. */
+void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	u32 half = tonic_flight(ctx) / 2;
+
+	t->ssthresh = half > 2 ? half : 2;
+	t->recover = ctx->highest_sent;
+	t->in_recovery = 1;
+	t->cwnd_cnt = 0;
+	ctx->cwr = true;
+}
+
+/*
+ * RFC 3168 6.1.2: an ECE halves the window once per window of data, as a
+ * loss would, but retransmits nothing.  Returns true when it acted.
+ */
+bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	if (!(ctx->pkt->flags & TONIC_PKT_F_ECE) || t->in_recovery ||
+	    tonic_before(ctx->wnd_start, t->recover))
+		return false;
+	tonic_tcp_enter_recovery(ctx, t);
+	t->in_recovery = 0;
+	ctx->cwnd = t->ssthresh;
+	return true;
+}
+
+/*
+ * RTO (RFC 5681 (4), RFC 6582 4.2): collapse to one segment, resend from the
+ * first unacked one and ignore dupacks for data sent before the timeout.
+ */
+void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	u32 half = tonic_flight(ctx) / 2;
+
+	t->ssthresh = half > 2 ? half : 2;
+	t->recover = ctx->highest_sent;
+	t->in_recovery = 0;
+	t->dupacks = 0;
+	t->cwnd_cnt = 0;
+	ctx->cwnd = 1;
+	tonic_gbn_mark(ctx);
+	tonic_rto_backoff(ctx, &t->rto);
+}
+
+/* The TCP programs only use the periodic module for their RTO. */
+void tonic_tcp_periodic(struct tonic_prog_ctx *ctx)
+{
+	if (ctx->timeout)
+		tonic_tcp_timeout(ctx, ctx->user);
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RoCEv2 with DCQCN (Zhu et al., SIGCOMM'15), reaction point only.
+ *
+ * A CNP cuts the current rate Rc by alpha/2 after remembering it as the
+ * target Rt, and pushes alpha towards 1.  Without CNPs, alpha decays every
+ * K, and two independent clocks -- a timer of period T and a byte counter
+ * of B bytes -- drive rate increase: the first F events of either are fast
+ * recovery (Rc halfway back to Rt), then Rt grows additively by R_AI, and
+ * once both clocks passed F, by i * R_HAI (hyper increase).
+ *
+ * The floats of the original become integers: alpha is Q16 (65536 = 1), so
+ * g = 1/256 is a shift by 8 and Rc * alpha / 2 a 64-bit product shifted by
+ * 17; rates are kbps.  Reliability is RoCE's go-back-N.
+ */
+#include "../program.h"
+#include "programs.h"
+
+#define DCQCN_ALPHA_ONE		65536		/* Q16 */
+#define DCQCN_G_SHIFT		8		/* g = 1/256 */
+#define DCQCN_K_CYCLES		5500		/* alpha timer, 55 us at 10 ns */
+#define DCQCN_T_CYCLES		5500		/* rate increase timer, 55 us */
+#define DCQCN_TICK		550		/* periodic() resolution of both timers */
+#define DCQCN_B_BYTES		(10u << 20)	/* byte counter, 10 MB */
+#define DCQCN_F			5		/* fast-recovery steps */
+#define DCQCN_R_AI		40000		/* kbps: 40 Mb/s */
+#define DCQCN_R_HAI		400000		/* kbps: 400 Mb/s */
+#define DCQCN_R_MIN		10000		/* kbps: rate limiter floor */
+
+struct dcqcn_state {
+	u32 rt;			/* target rate, kbps */
+	u32 line;		/* rate at flow start: the ceiling */
+	u32 alpha;		/* Q16 */
+	u32 bytes;		/* byte counter since the last CNP or B */
+	u32 alpha_due;		/* cycle (low 32 bits) of the next alpha decay */
+	u32 rate_due;		/* cycle of the next rate-increase timer event */
+	struct tonic_rto rto;
+	u8 t_stage;		/* timer events since the last CNP */
+	u8 bc_stage;		/* byte-counter events since the last CNP */
+	u8 limited;		/* below line rate: increase machinery runs */
+	u8 pad;
+};
+
+static void dcqcn_init(struct tonic_prog_ctx *ctx)
+{
+	struct dcqcn_state *d = ctx->user;
+	u32 now = (u32)ctx->now;
+
+	d->line = ctx->rate_kbps;
+	d->rt = ctx->rate_kbps;
+	d->alpha = DCQCN_ALPHA_ONE;	/* the paper starts at 1: the first CNP halves */
+	d->alpha_due = now + DCQCN_K_CYCLES;
+	d->rate_due = now + DCQCN_T_CYCLES;
+	tonic_rto_init(ctx, &d->rto);
+	/* Per-packet pacing: a hardware rate limiter holds one packet of credit. */
+	if (!ctx->burst)
+		ctx->burst = ctx->seg_size;
+	ctx->period = DCQCN_TICK;
+}
+
+static void dcqcn_cnp(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
+{
+	u32 rc = ctx->rate_kbps;
+	u32 now = (u32)ctx->now;
+
+	d->rt = rc;
+	rc -= (u32)(((u64)rc * d->alpha) >> (16 + 1));
+	ctx->rate_kbps = rc > DCQCN_R_MIN ? rc : DCQCN_R_MIN;
+	d->alpha += (DCQCN_ALPHA_ONE >> DCQCN_G_SHIFT) - (d->alpha >> DCQCN_G_SHIFT);
+	/* A CNP restarts every clock: increase begins anew from fast recovery. */
+	d->alpha_due = now + DCQCN_K_CYCLES;
+	d->rate_due = now + DCQCN_T_CYCLES;
+	d->bytes = 0;
+	d->t_stage = 0;
+	d->bc_stage = 0;
+	d->limited = 1;
+}
+
+static void dcqcn_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct dcqcn_state *d = ctx->user;
+
+	if (ctx->pkt->type == TONIC_PKT_CNP)
+		dcqcn_cnp(ctx, d);
+	else
+		tonic_gbn_incoming(ctx, &d->rto);
+}
+
+/* One increase event from either clock. */
+static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
+{
+	u8 lo = d->t_stage < d->bc_stage ? d->t_stage : d->bc_stage;
+	u8 hi = d->t_stage < d->bc_stage ? d->bc_stage : d->t_stage;
+
+	if (lo > DCQCN_F)
+		d->rt += (lo - DCQCN_F) * DCQCN_R_HAI;
+	else if (hi > DCQCN_F)
+		d->rt += DCQCN_R_AI;
+	if (d->rt > d->line)
+		d->rt = d->line;
+	ctx->rate_kbps = (ctx->rate_kbps + d->rt + 1) / 2;
+	if (ctx->rate_kbps >= d->line)
+		d->limited = 0;
+}
+
+static void dcqcn_periodic(struct tonic_prog_ctx *ctx)
+{
+	struct dcqcn_state *d = ctx->user;
+	u32 now = (u32)ctx->now;
+
+	tonic_gbn_timeout(ctx, &d->rto);
+	if (!tonic_before(now, d->alpha_due)) {
+		d->alpha -= d->alpha >> DCQCN_G_SHIFT;
+		d->alpha_due = now + DCQCN_K_CYCLES;
+	}
+	if (!d->limited)
+		return;
+	/* One increase per call keeps the work constant; a late one waits a tick. */
+	d->bytes += ctx->bytes_sent;
+	if (d->bytes >= DCQCN_B_BYTES) {
+		d->bytes -= DCQCN_B_BYTES;
+		if (d->bc_stage < 255)
+			d->bc_stage++;
+		dcqcn_increase(ctx, d);
+	} else if (!tonic_before(now, d->rate_due)) {
+		d->rate_due = now + DCQCN_T_CYCLES;
+		if (d->t_stage < 255)
+			d->t_stage++;
+		dcqcn_increase(ctx, d);
+	}
+}
+
+const struct tonic_prog_ops tonic_prog_dcqcn = {
+	.name		= "dcqcn",
+	.credit		= TONIC_CREDIT_RATE,
+	.user_size	= sizeof(struct dcqcn_state),
+	/* A CNP's cut must not be undone by an increase in the same cycle. */
+	.prio		= TONIC_PRIO_INCOMING,
+	.def_rate_kbps	= 40000000,	/* 40 Gb/s, the paper's DCQCN setting */
+	.def_rto_cycles	= 400000,	/* 4 ms at 10 ns */
+	.init		= dcqcn_init,
+	.incoming	= dcqcn_incoming,
+	.periodic	= dcqcn_periodic,
+};

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * InfiniBand congestion control (IBA vol. 1 annex A10), source side.
+ *
+ * A Congestion Control Table of injection rate delays (IRD), ascending, is
+ * indexed by the per-QP CCTI.  A BECN moves CCTI up by CCTI_Increase (up to
+ * CCTI_Limit); every CCTI_Timer without one moves it down by one (down to
+ * CCTI_Min).  The source may inject one aggregate of IBCC_AGG packets per
+ * IRD, which the credit engine enforces as rate = aggregate bits / IRD with
+ * a burst of one aggregate.  CCT[0] = 0 means "not limited": line rate.
+ *
+ * Flows whose CCTI_Increase differ by 1 : N settle at rates N : 1, which is
+ * how the seed 001 partitions bandwidth between tenants.  BECNs arrive as
+ * TONIC_PKT_CNP, or as an ACK with ECE set.  Reliability is IB RC's
+ * go-back-N.
+ */
+#include "../program.h"
+#include "programs.h"
+
+#define IBCC_AGG		4	/* packets per aggregate (the IB spec's example) */
+#define IBCC_CCT_SIZE		128
+#define IBCC_CCTI_LIMIT		(IBCC_CCT_SIZE - 1)
+#define IBCC_CCTI_MIN		0
+#define IBCC_CCTI_INCREASE	1
+#define IBCC_TIMER_CYCLES	15000	/* CCTI_Timer, 150 us at 10 ns */
+#define IBCC_TICK		(IBCC_TIMER_CYCLES / 10)
+
+/* The seed's reference table, CCT(i) = 14 i^2 / 1062 us, in ns, rounded. */
+#define CCT(i)		((14000u * (i) * (i) + 531) / 1062)
+#define CCT4(i)		CCT(i), CCT(i + 1), CCT(i + 2), CCT(i + 3)
+#define CCT16(i)	CCT4(i), CCT4(i + 4), CCT4(i + 8), CCT4(i + 12)
+static const u32 ibcc_cct_ns[IBCC_CCT_SIZE] = {
+	CCT16(0), CCT16(16), CCT16(32), CCT16(48),
+	CCT16(64), CCT16(80), CCT16(96), CCT16(112),
+};
+
+struct ibcc_state {
+	u32 line;		/* rate when not limited, kbps */
+	u32 timer_due;		/* cycle (low 32 bits) of the next CCTI decrement */
+	struct tonic_rto rto;
+	u16 ccti;
+	u16 ccti_limit;
+	u16 ccti_min;
+	u16 ccti_increase;
+};
+
+/* rate = IBCC_AGG * seg_size bytes per CCT[ccti] ns, capped at line rate. */
+static void ibcc_set_rate(struct tonic_prog_ctx *ctx, struct ibcc_state *s)
+{
+	u32 ird = ibcc_cct_ns[s->ccti];
+	u64 kbps;
+
+	if (!ird) {
+		ctx->rate_kbps = s->line;
+		return;
+	}
+	/* bits / ns = Gb/s = 10^6 kb/s */
+	kbps = tonic_div64((u64)IBCC_AGG * ctx->seg_size * 8 * 1000000, ird);
+	ctx->rate_kbps = kbps < s->line ? (u32)kbps : s->line;
+}
+
+static void ibcc_init(struct tonic_prog_ctx *ctx)
+{
+	struct ibcc_state *s = ctx->user;
+
+	s->line = ctx->rate_kbps;
+	s->ccti_min = IBCC_CCTI_MIN;
+	s->ccti_limit = IBCC_CCTI_LIMIT;
+	/*
+	 * The flow cfg has no per-program parameters yet; a rate-scheme flow
+	 * has no use for init_cwnd, so it carries CCTI_Increase meanwhile.
+	 */
+	s->ccti_increase = ctx->cfg && ctx->cfg->init_cwnd &&
+			   ctx->cfg->init_cwnd <= IBCC_CCTI_LIMIT ?
+			   ctx->cfg->init_cwnd : IBCC_CCTI_INCREASE;
+	s->ccti = s->ccti_min;
+	s->timer_due = (u32)ctx->now + IBCC_TIMER_CYCLES;
+	tonic_rto_init(ctx, &s->rto);
+	ctx->burst = IBCC_AGG * ctx->seg_size;
+	ctx->period = IBCC_TICK;
+	ibcc_set_rate(ctx, s);
+}
+
+static void ibcc_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct ibcc_state *s = ctx->user;
+	const struct tonic_pkt *pkt = ctx->pkt;
+	u32 ccti;
+
+	/* IB echoes congestion in a CNP or in the BECN bit of an ACK. */
+	if (pkt->type != TONIC_PKT_CNP)
+		tonic_gbn_incoming(ctx, &s->rto);
+	if (pkt->type != TONIC_PKT_CNP && !(pkt->flags & TONIC_PKT_F_ECE))
+		return;
+	ccti = s->ccti + s->ccti_increase;
+	s->ccti = ccti < s->ccti_limit ? ccti : s->ccti_limit;
+	/* Algorithm 1: a BECN restarts the recovery timer. */
+	s->timer_due = (u32)ctx->now + IBCC_TIMER_CYCLES;
+	ibcc_set_rate(ctx, s);
+}
+
+static void ibcc_periodic(struct tonic_prog_ctx *ctx)
+{
+	struct ibcc_state *s = ctx->user;
+	u32 now = (u32)ctx->now;
+
+	tonic_gbn_timeout(ctx, &s->rto);
+	if (tonic_before(now, s->timer_due))
+		return;
+	s->timer_due = now + IBCC_TIMER_CYCLES;
+	if (s->ccti > s->ccti_min) {
+		s->ccti--;
+		ibcc_set_rate(ctx, s);
+	}
+}
+
+const struct tonic_prog_ops tonic_prog_ibcc = {
+	.name		= "ibcc",
+	.credit		= TONIC_CREDIT_RATE,
+	.user_size	= sizeof(struct ibcc_state),
+	/* A BECN's decrease must not be undone by a timer step in the same cycle. */
+	.prio		= TONIC_PRIO_INCOMING,
+	.def_rate_kbps	= 40000000,	/* QDR, 40 Gb/s */
+	.def_rto_cycles	= 400000,	/* 4 ms at 10 ns */
+	.init		= ibcc_init,
+	.incoming	= ibcc_incoming,
+	.periodic	= ibcc_periodic,
+};

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IRN (Mittal et al., SIGCOMM'18): RoCE without PFC.  The receiver NACKs
+ * every out-of-order packet with the cumulative ack and the PSN that
+ * triggered it; stage 1 records that PSN in `acked`.  A NACK starts loss
+ * recovery, whose end is the recovery sequence (the last new packet sent
+ * before it).  In recovery the cumulative-ack packet goes first, and a later
+ * unacked packet only once a higher PSN has been selectively acked -- so
+ * reordering below the highest SACK is the only thing taken as loss.
+ * BDP-FC caps packets in flight at ceil(BDP / MTU); the timeout is RTO_low
+ * when at most IRN_N packets are in flight (tail of a short message), else
+ * RTO_high.  Rate-based with a fixed rate (the line rate by default).
+ */
+#include "../program.h"
+#include "programs.h"
+
+#define IRN_BDP_CAP		110	/* packets: 100 Gb/s x ~9 us / 1 KB, the paper's setting */
+#define IRN_N			3	/* RTO_low applies at this many packets in flight or fewer */
+#define IRN_RTO_LOW		10000	/* 100 us at 10 ns */
+#define IRN_RTO_HIGH		32000	/* 320 us */
+
+struct irn_state {
+	u32 recover;		/* recovery sequence + 1 */
+	u32 rtx_next;		/* holes below were already retransmitted */
+	u32 sack_hi;		/* one past the highest selectively acked PSN */
+	u8 in_recovery;
+	u8 timeouts;		/* consecutive, to give up a dead peer */
+	u8 pad[2];
+};
+
+/* Static two-level timeout: short when the tail cannot produce NACKs. */
+static void irn_set_rto(struct tonic_prog_ctx *ctx)
+{
+	u32 hi = tonic_flight(ctx);
+	u32 inflight = hi ? hi - tonic_bm_count(ctx->acked, 0, hi) : 0;
+
+	ctx->rto = inflight <= IRN_N ? IRN_RTO_LOW : IRN_RTO_HIGH;
+}
+
+static void irn_init(struct tonic_prog_ctx *ctx)
+{
+	struct irn_state *s = ctx->user;
+
+	s->recover = ctx->wnd_start;
+	s->rtx_next = ctx->wnd_start;
+	s->sack_hi = ctx->wnd_start;
+	/* BDP-FC: a configured window wins, else the paper's cap. */
+	if (!ctx->cwnd || ctx->cwnd > IRN_BDP_CAP)
+		ctx->cwnd = IRN_BDP_CAP;
+	if (!ctx->burst)
+		ctx->burst = ctx->seg_size;
+	irn_set_rto(ctx);
+}
+
+/*
+ * Mark the next run of unacked packets after rtx_next that lies below the
+ * highest selectively acked PSN.  After a timeout there is no SACK to go
+ * by (@force): the run at the cumulative ack is lost whatever lies above.
+ */
+static void irn_mark_next(struct tonic_prog_ctx *ctx, struct irn_state *s, bool force)
+{
+	u32 hi = tonic_flight(ctx);
+	u32 limit, from, end;
+
+	if (tonic_before(s->rtx_next, ctx->wnd_start))
+		s->rtx_next = ctx->wnd_start;
+	from = tonic_bm_ffz(ctx->acked, s->rtx_next - ctx->wnd_start);
+	if (force)
+		limit = hi + 1;
+	else if (tonic_after(s->sack_hi, ctx->wnd_start))
+		limit = s->sack_hi - ctx->wnd_start;
+	else
+		return;
+	/* Offset limit - 1 was received, so a run stops before it. */
+	if (from + 1 >= limit || from >= hi)
+		return;
+	end = tonic_hole_end(ctx, from);
+	if (end > limit - 1)
+		end = limit - 1;
+	tonic_mark_rtx(ctx, ctx->wnd_start + from, ctx->wnd_start + end);
+	s->rtx_next = ctx->wnd_start + end;
+}
+
+static void irn_enter_recovery(struct tonic_prog_ctx *ctx, struct irn_state *s)
+{
+	if (s->in_recovery)
+		return;
+	s->in_recovery = 1;
+	s->recover = ctx->highest_sent;
+	s->rtx_next = ctx->wnd_start;
+}
+
+static void irn_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct irn_state *s = ctx->user;
+	const struct tonic_pkt *pkt = ctx->pkt;
+	u32 i;
+
+	if (pkt->type != TONIC_PKT_ACK && pkt->type != TONIC_PKT_NACK)
+		return;
+	if (ctx->wnd_start != ctx->old_wnd_start) {
+		s->timeouts = 0;
+		ctx->rearm_rto = true;
+	}
+	if (s->in_recovery && !tonic_before(ctx->wnd_start, s->recover))
+		s->in_recovery = 0;
+	if (pkt->type == TONIC_PKT_NACK) {
+		/* The PSN that triggered the NACK arrived; so did any SACK block. */
+		if (tonic_after(pkt->nack + 1, s->sack_hi))
+			s->sack_hi = pkt->nack + 1;
+		for (i = 0; i < pkt->nsack && i < TONIC_MAX_SACK; i++)
+			if (tonic_after(pkt->sack[i].end, s->sack_hi))
+				s->sack_hi = pkt->sack[i].end;
+		irn_enter_recovery(ctx, s);
+		irn_mark_next(ctx, s, false);
+	} else if (s->in_recovery) {
+		irn_mark_next(ctx, s, false);
+	}
+	irn_set_rto(ctx);
+}
+
+static void irn_periodic(struct tonic_prog_ctx *ctx)
+{
+	struct irn_state *s = ctx->user;
+
+	if (!ctx->timeout || !tonic_flight(ctx)) {
+		irn_set_rto(ctx);
+		return;
+	}
+	if (++s->timeouts > TONIC_RTX_LIMIT) {
+		ctx->fail = true;
+		return;
+	}
+	/* A timeout is a loss of the cumulative-ack packet: recover from it. */
+	irn_enter_recovery(ctx, s);
+	s->rtx_next = ctx->wnd_start;
+	irn_mark_next(ctx, s, true);
+	irn_set_rto(ctx);
+}
+
+const struct tonic_prog_ops tonic_prog_irn = {
+	.name		= "irn",
+	.credit		= TONIC_CREDIT_RATE,
+	.user_size	= sizeof(struct irn_state),
+	.prio		= TONIC_PRIO_INCOMING,
+	.def_cwnd	= IRN_BDP_CAP,
+	.def_rate_kbps	= 100000000,	/* 100 Gb/s: IRN runs at line rate without CC */
+	.def_rto_cycles	= IRN_RTO_HIGH,
+	.init		= irn_init,
+	.incoming	= irn_incoming,
+	.periodic	= irn_periodic,
+};

@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NDP sender (Handley et al., SIGCOMM'17): the first window goes out on
+ * initial credit, after that the receiver paces us with pulls (grants).
+ * Switches trim payloads instead of dropping, so a loss usually arrives as a
+ * NACK naming the trimmed segment, which is resent at once; the receiver
+ * will pull for it like for any other packet.  Whole-packet losses are left
+ * to the timeout, and since the receiver cannot pull for packets it never
+ * heard of, the timeout grants itself the credit to resend them.
+ */
+#include "../program.h"
+#include "programs.h"
+
+#define NDP_IW_SEGS	12	/* initial window: about one BDP in a 10 us, 10 Gb/s fabric */
+#define NDP_RTO_CYCLES	100000	/* 1 ms at 10 ns: NDP's timeouts are rare backstops */
+
+static void ndp_init(struct tonic_prog_ctx *ctx)
+{
+	/* Zero credit means "one initial window", which depends on the segment size. */
+	if (!ctx->credit)
+		ctx->credit = NDP_IW_SEGS * ctx->seg_size;
+	tonic_rto_init(ctx, ctx->user);
+}
+
+static void ndp_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct tonic_rto *r = ctx->user;
+	const struct tonic_pkt *pkt = ctx->pkt;
+	u32 off;
+
+	switch (pkt->type) {
+	case TONIC_PKT_ACK:
+		if (ctx->new_acked)
+			tonic_rto_progress(ctx, r);
+		break;
+	case TONIC_PKT_NACK:
+		/* Only a segment that is in flight and not acked can be resent. */
+		off = pkt->nack - ctx->wnd_start;
+		if (off < tonic_flight(ctx) && !tonic_bm_test(ctx->acked, off))
+			tonic_mark_rtx(ctx, pkt->nack, pkt->nack + 1);
+		/* A trimmed header still proves the path and the receiver alive. */
+		tonic_rto_progress(ctx, r);
+		break;
+	case TONIC_PKT_GRANT:
+		ctx->credit += pkt->grant;
+		break;
+	default:
+		break;
+	}
+}
+
+static void ndp_periodic(struct tonic_prog_ctx *ctx)
+{
+	u32 hi = tonic_flight(ctx);
+
+	if (!ctx->timeout || !hi)
+		return;
+	tonic_gbn_mark(ctx);
+	/* Pay for the resends ourselves: nobody will pull for them. */
+	ctx->credit += (hi - tonic_bm_count(ctx->acked, 0, hi)) * ctx->seg_size;
+	tonic_rto_backoff(ctx, ctx->user);
+}
+
+const struct tonic_prog_ops tonic_prog_ndp = {
+	.name		= "ndp",
+	.credit		= TONIC_CREDIT_GRANT,
+	.user_size	= sizeof(struct tonic_rto),
+	.prio		= TONIC_PRIO_INCOMING,
+	.def_rto_cycles	= NDP_RTO_CYCLES,
+	.init		= ndp_init,
+	.incoming	= ndp_incoming,
+	.periodic	= ndp_periodic,
+};

@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP NewReno (RFC 6582): Reno's fast retransmit, but fast recovery lasts
+ * until everything sent before it began (`recover`) is acked.  A partial ack
+ * inside recovery names the next hole, which is retransmitted at once, so
+ * n losses in one window cost n round trips instead of an RTO.
+ */
+#include "../program.h"
+#include "programs.h"
+
+static void newreno_init(struct tonic_prog_ctx *ctx)
+{
+	tonic_tcp_init(ctx, ctx->user);
+}
+
+static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+{
+	tonic_tcp_new_ack(ctx, t);
+	if (!t->in_recovery) {
+		if (!tonic_tcp_ecn(ctx, t))
+			tonic_tcp_cong_avoid(ctx, t, acked);
+		return;
+	}
+	if (!tonic_before(ctx->wnd_start, t->recover)) {
+		/* Full ack (6582 3.2 (3)): deflate, without a burst. */
+		u32 flight = tonic_flight(ctx) + 1;
+
+		t->in_recovery = 0;
+		ctx->cwnd = flight < t->ssthresh ? flight : t->ssthresh;
+		return;
+	}
+	/*
+	 * Partial ack (3.2 (4)): the segment it names was lost too.  Deflate by
+	 * the amount acked and add one back, so the retransmission fits.
+	 */
+	tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+	ctx->cwnd = ctx->cwnd > acked ? ctx->cwnd - acked + 1 : 1;
+}
+
+static void newreno_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct tonic_tcp *t = ctx->user;
+	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
+
+	if (ctx->pkt->type != TONIC_PKT_ACK)
+		return;
+	if (acked) {
+		newreno_new_ack(ctx, t, acked);
+		return;
+	}
+	if (!tonic_flight(ctx))
+		return;
+	if (t->in_recovery) {
+		if (ctx->cwnd < ctx->wnd_bits)
+			ctx->cwnd++;
+		return;
+	}
+	/*
+	 * 3.2 (2): dupacks for data sent before the last recovery or RTO are
+	 * echoes of losses already handled; do not cut the window again.
+	 */
+	if (tonic_tcp_dupack(t) == TONIC_DUPTHRESH &&
+	    !tonic_before(ctx->wnd_start, t->recover)) {
+		tonic_tcp_enter_recovery(ctx, t);
+		ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
+		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+	}
+}
+
+const struct tonic_prog_ops tonic_prog_newreno = {
+	.name		= "newreno",
+	.credit		= TONIC_CREDIT_CWND,
+	.user_size	= sizeof(struct tonic_tcp),
+	.prio		= TONIC_PRIO_INCOMING,
+	.def_cwnd	= 10,		/* RFC 6928 */
+	.def_rto_cycles	= 20000000,	/* 200 ms at 10 ns: Linux's RTOmin */
+	.init		= newreno_init,
+	.incoming	= newreno_incoming,
+	.periodic	= tonic_tcp_periodic,
+};

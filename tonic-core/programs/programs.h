@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The transport programs shipped with tonic-core, and the few helpers they
+ * share (common.c).  Every helper is as hardware-like as the programs that
+ * call it: integer arithmetic on small operands, read-only bitmap lookups,
+ * constant work per call.
+ */
+#ifndef _TONIC_PROGRAMS_H
+#define _TONIC_PROGRAMS_H
+
+#include "../program.h"
+
+extern const struct tonic_prog_ops tonic_prog_reno;
+extern const struct tonic_prog_ops tonic_prog_newreno;
+extern const struct tonic_prog_ops tonic_prog_sack;
+extern const struct tonic_prog_ops tonic_prog_ndp;
+extern const struct tonic_prog_ops tonic_prog_dcqcn;
+extern const struct tonic_prog_ops tonic_prog_irn;
+extern const struct tonic_prog_ops tonic_prog_ibcc;
+
+/* Loss is inferred once this many segments were acked above a hole (RFC 5681/6675). */
+#define TONIC_DUPTHRESH		3
+/* Consecutive timeouts before the flow is given up (Linux tcp_retries2 is 15). */
+#define TONIC_RTX_LIMIT		15
+/* Exponential RTO backoff stops at base << this. */
+#define TONIC_RTO_MAX_SHIFT	6
+
+/* Retransmission timer shared by every program: base value and backoff. */
+struct tonic_rto {
+	u32 base;		/* cycles, before backoff */
+	u8 backoff;		/* consecutive timeouts */
+	u8 pad[3];
+};
+
+/*
+ * State shared by the window-based TCP programs (reno, newreno, sack): the
+ * first member of their user state, so the helpers below can work on it.
+ */
+struct tonic_tcp {
+	u32 ssthresh;		/* segments */
+	u32 recover;		/* highest_sent when recovery began or the last RTO hit */
+	struct tonic_rto rto;
+	u16 cwnd_cnt;		/* acked segments towards the next +1 in congestion avoidance */
+	u8 dupacks;
+	u8 in_recovery;
+};
+
+u32 tonic_flight(const struct tonic_prog_ctx *ctx);
+u32 tonic_hole_end(const struct tonic_prog_ctx *ctx, u32 off);
+void tonic_gbn_mark(struct tonic_prog_ctx *ctx);
+
+void tonic_rto_init(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
+void tonic_rto_progress(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
+void tonic_rto_backoff(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
+
+bool tonic_gbn_incoming(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
+void tonic_gbn_timeout(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
+
+void tonic_tcp_init(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+void tonic_tcp_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+u8 tonic_tcp_dupack(struct tonic_tcp *t);
+void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
+void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+void tonic_tcp_periodic(struct tonic_prog_ctx *ctx);
+
+#endif /* _TONIC_PROGRAMS_H */

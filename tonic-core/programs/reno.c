@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TCP Reno (RFC 5681): cumulative acks only.  Three duplicate acks trigger a
+ * fast retransmit of the first unacked segment; the window is inflated by
+ * one per further dupack, and the first ack that advances the window ends
+ * fast recovery.  Reno therefore repairs one loss per window quickly; a
+ * second loss waits for three fresh dupacks or for the RTO.
+ */
+#include "../program.h"
+#include "programs.h"
+
+static void reno_init(struct tonic_prog_ctx *ctx)
+{
+	tonic_tcp_init(ctx, ctx->user);
+}
+
+static void reno_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct tonic_tcp *t = ctx->user;
+	/* Cumulative progress only: Reno ignores SACK blocks if the peer sends them. */
+	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
+
+	if (ctx->pkt->type != TONIC_PKT_ACK)
+		return;
+	if (acked) {
+		tonic_tcp_new_ack(ctx, t);
+		if (t->in_recovery) {
+			/* Deflate: leave fast recovery on any new ack. */
+			t->in_recovery = 0;
+			ctx->cwnd = t->ssthresh;
+		} else if (!tonic_tcp_ecn(ctx, t)) {
+			tonic_tcp_cong_avoid(ctx, t, acked);
+		}
+		return;
+	}
+	/* Nothing in flight: a window update, not a duplicate. */
+	if (!tonic_flight(ctx))
+		return;
+	if (t->in_recovery) {
+		/* Each dupack means one segment left the network. */
+		if (ctx->cwnd < ctx->wnd_bits)
+			ctx->cwnd++;
+		return;
+	}
+	if (tonic_tcp_dupack(t) == TONIC_DUPTHRESH) {
+		tonic_tcp_enter_recovery(ctx, t);
+		ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
+		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+	}
+}
+
+const struct tonic_prog_ops tonic_prog_reno = {
+	.name		= "reno",
+	.credit		= TONIC_CREDIT_CWND,
+	.user_size	= sizeof(struct tonic_tcp),
+	.prio		= TONIC_PRIO_INCOMING,
+	.def_cwnd	= 10,		/* RFC 6928 */
+	.def_rto_cycles	= 20000000,	/* 200 ms at 10 ns: Linux's RTOmin */
+	.init		= reno_init,
+	.incoming	= reno_incoming,
+	.periodic	= tonic_tcp_periodic,
+};
