@@ -97,6 +97,7 @@ void tonic_tcp_init(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	/* RFC 5681: ssthresh starts "arbitrarily high"; the window is the real cap. */
 	t->ssthresh = ctx->wnd_bits;
 	t->recover = ctx->wnd_start;
+	t->rtx_next = ctx->wnd_start;
 	tonic_rto_init(ctx, &t->rto);
 	if (!ctx->cwnd)
 		ctx->cwnd = 1;
@@ -147,6 +148,30 @@ void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 a
 	ctx->cwnd = cwnd < ctx->wnd_bits ? cwnd : ctx->wnd_bits;
 }
 
+/*
+ * New data acked outside fast recovery: react to ECE or grow the window,
+ * and after an RTO keep going back N at the pace the window allows --
+ * segment generation does not hold retransmissions to cwnd, so marking the
+ * whole flight at once would burst it.
+ */
+void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+{
+	u32 from, to;
+
+	if (!tonic_tcp_ecn(ctx, t))
+		tonic_tcp_cong_avoid(ctx, t, acked);
+	if (!tonic_before(ctx->wnd_start, t->recover))
+		return;
+	from = tonic_before(t->rtx_next, ctx->wnd_start) ? ctx->wnd_start : t->rtx_next;
+	to = ctx->wnd_start + ctx->cwnd;
+	if (tonic_after(to, t->recover))
+		to = t->recover;
+	if (tonic_before(from, to)) {
+		tonic_mark_rtx(ctx, from, to);
+		t->rtx_next = to;
+	}
+}
+
 /* RFC 5681 (4): ssthresh = max(FlightSize / 2, 2 SMSS); remember `recover`. */
 void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
@@ -175,8 +200,9 @@ bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 }
 
 /*
- * RTO (RFC 5681 (4), RFC 6582 4.2): collapse to one segment, resend from the
- * first unacked one and ignore dupacks for data sent before the timeout.
+ * RTO (RFC 5681 (4), RFC 6582 4.2): collapse to one segment, resend the
+ * first unacked one (the rest follows as acks open the window, see
+ * tonic_tcp_open()) and ignore dupacks for data sent before the timeout.
  */
 void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
@@ -188,7 +214,10 @@ void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	t->dupacks = 0;
 	t->cwnd_cnt = 0;
 	ctx->cwnd = 1;
-	tonic_gbn_mark(ctx);
+	if (tonic_flight(ctx)) {
+		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+		t->rtx_next = ctx->wnd_start + 1;
+	}
 	tonic_rto_backoff(ctx, &t->rto);
 }
 

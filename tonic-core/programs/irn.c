@@ -7,9 +7,10 @@
  * before it).  In recovery the cumulative-ack packet goes first, and a later
  * unacked packet only once a higher PSN has been selectively acked -- so
  * reordering below the highest SACK is the only thing taken as loss.
- * BDP-FC caps packets in flight at ceil(BDP / MTU); the timeout is RTO_low
- * when at most IRN_N packets are in flight (tail of a short message), else
- * RTO_high.  Rate-based with a fixed rate (the line rate by default).
+ * BDP-FC caps packets in flight at ceil(BDP / MTU), asked of the engine
+ * through cwnd; the timeout is RTO_low when at most IRN_N packets are in
+ * flight (tail of a short message), else RTO_high.  Rate-based with a fixed
+ * rate (the line rate by default).
  */
 #include "../program.h"
 #include "programs.h"
@@ -25,16 +26,21 @@ struct irn_state {
 	u32 sack_hi;		/* one past the highest selectively acked PSN */
 	u8 in_recovery;
 	u8 timeouts;		/* consecutive, to give up a dead peer */
-	u8 pad[2];
+	u8 deferred;		/* the running timer was stretched to RTO_high */
+	u8 pad;
 };
+
+static u32 irn_inflight(const struct tonic_prog_ctx *ctx)
+{
+	u32 hi = tonic_flight(ctx);
+
+	return hi ? hi - tonic_bm_count(ctx->acked, 0, hi) : 0;
+}
 
 /* Static two-level timeout: short when the tail cannot produce NACKs. */
 static void irn_set_rto(struct tonic_prog_ctx *ctx)
 {
-	u32 hi = tonic_flight(ctx);
-	u32 inflight = hi ? hi - tonic_bm_count(ctx->acked, 0, hi) : 0;
-
-	ctx->rto = inflight <= IRN_N ? IRN_RTO_LOW : IRN_RTO_HIGH;
+	ctx->rto = irn_inflight(ctx) <= IRN_N ? IRN_RTO_LOW : IRN_RTO_HIGH;
 }
 
 static void irn_init(struct tonic_prog_ctx *ctx)
@@ -100,6 +106,8 @@ static void irn_incoming(struct tonic_prog_ctx *ctx)
 		return;
 	if (ctx->wnd_start != ctx->old_wnd_start) {
 		s->timeouts = 0;
+		s->deferred = 0;
+		irn_set_rto(ctx);
 		ctx->rearm_rto = true;
 	}
 	if (s->in_recovery && !tonic_before(ctx->wnd_start, s->recover))
@@ -116,17 +124,24 @@ static void irn_incoming(struct tonic_prog_ctx *ctx)
 	} else if (s->in_recovery) {
 		irn_mark_next(ctx, s, false);
 	}
-	irn_set_rto(ctx);
 }
 
 static void irn_periodic(struct tonic_prog_ctx *ctx)
 {
 	struct irn_state *s = ctx->user;
 
-	if (!ctx->timeout || !tonic_flight(ctx)) {
-		irn_set_rto(ctx);
+	if (!ctx->timeout || !tonic_flight(ctx))
+		return;
+	/*
+	 * The engine armed the timer when the first packet left, with RTO_low;
+	 * if the flight has grown past IRN_N since, stretch it to RTO_high.
+	 */
+	if (!s->deferred && ctx->rto == IRN_RTO_LOW && irn_inflight(ctx) > IRN_N) {
+		s->deferred = 1;
+		ctx->rto = IRN_RTO_HIGH - IRN_RTO_LOW;
 		return;
 	}
+	s->deferred = 0;
 	if (++s->timeouts > TONIC_RTX_LIMIT) {
 		ctx->fail = true;
 		return;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * NDP sender (Handley et al., SIGCOMM'17): the first window goes out on
- * initial credit, after that the receiver paces us with pulls (grants).
+ * initial credit, after that the receiver paces us with pulls (grants),
+ * which stage 1 already adds to the flow's credit.
  * Switches trim payloads instead of dropping, so a loss usually arrives as a
  * NACK naming the trimmed segment, which is resent at once; the receiver
  * will pull for it like for any other packet.  Whole-packet losses are left
@@ -40,9 +41,6 @@ static void ndp_incoming(struct tonic_prog_ctx *ctx)
 			tonic_mark_rtx(ctx, pkt->nack, pkt->nack + 1);
 		/* A trimmed header still proves the path and the receiver alive. */
 		tonic_rto_progress(ctx, r);
-		break;
-	case TONIC_PKT_GRANT:
-		ctx->credit += pkt->grant;
 		break;
 	default:
 		break;

@@ -17,8 +17,7 @@ static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32
 {
 	tonic_tcp_new_ack(ctx, t);
 	if (!t->in_recovery) {
-		if (!tonic_tcp_ecn(ctx, t))
-			tonic_tcp_cong_avoid(ctx, t, acked);
+		tonic_tcp_open(ctx, t, acked);
 		return;
 	}
 	if (!tonic_before(ctx->wnd_start, t->recover)) {

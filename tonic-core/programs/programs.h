@@ -39,6 +39,7 @@ struct tonic_rto {
 struct tonic_tcp {
 	u32 ssthresh;		/* segments */
 	u32 recover;		/* highest_sent when recovery began or the last RTO hit */
+	u32 rtx_next;		/* segments below were retransmitted in this episode */
 	struct tonic_rto rto;
 	u16 cwnd_cnt;		/* acked segments towards the next +1 in congestion avoidance */
 	u8 dupacks;
@@ -60,6 +61,7 @@ void tonic_tcp_init(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 void tonic_tcp_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 u8 tonic_tcp_dupack(struct tonic_tcp *t);
 void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
+void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
 void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);

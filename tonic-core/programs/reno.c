@@ -28,8 +28,8 @@ static void reno_incoming(struct tonic_prog_ctx *ctx)
 			/* Deflate: leave fast recovery on any new ack. */
 			t->in_recovery = 0;
 			ctx->cwnd = t->ssthresh;
-		} else if (!tonic_tcp_ecn(ctx, t)) {
-			tonic_tcp_cong_avoid(ctx, t, acked);
+		} else {
+			tonic_tcp_open(ctx, t, acked);
 		}
 		return;
 	}

@@ -10,53 +10,44 @@
 #include "../program.h"
 #include "programs.h"
 
-struct sack_state {
-	struct tonic_tcp tcp;
-	u32 rtx_next;		/* HighRxt + 1: holes below were already marked */
-};
-
 static void sack_init(struct tonic_prog_ctx *ctx)
 {
-	struct sack_state *s = ctx->user;
-
-	tonic_tcp_init(ctx, &s->tcp);
-	s->rtx_next = ctx->wnd_start;
+	tonic_tcp_init(ctx, ctx->user);
 }
 
 /* Mark the next lost run at or after rtx_next; false if there is none yet. */
-static bool sack_mark_next_hole(struct tonic_prog_ctx *ctx, struct sack_state *s)
+static bool sack_mark_next_hole(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	u32 hi = tonic_flight(ctx);
 	u32 from, end;
 
-	if (tonic_before(s->rtx_next, ctx->wnd_start))
-		s->rtx_next = ctx->wnd_start;
-	from = tonic_bm_ffz(ctx->acked, s->rtx_next - ctx->wnd_start);
+	if (tonic_before(t->rtx_next, ctx->wnd_start))
+		t->rtx_next = ctx->wnd_start;
+	from = tonic_bm_ffz(ctx->acked, t->rtx_next - ctx->wnd_start);
 	if (from >= hi)
 		return false;
 	end = tonic_hole_end(ctx, from);
 	if (tonic_bm_count(ctx->acked, end, hi) < TONIC_DUPTHRESH)
 		return false;
 	tonic_mark_rtx(ctx, ctx->wnd_start + from, ctx->wnd_start + end);
-	s->rtx_next = ctx->wnd_start + end;
+	t->rtx_next = ctx->wnd_start + end;
 	return true;
 }
 
-static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct sack_state *s)
+static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
-	tonic_tcp_enter_recovery(ctx, &s->tcp);
-	s->rtx_next = ctx->wnd_start;
-	if (sack_mark_next_hole(ctx, s))
+	tonic_tcp_enter_recovery(ctx, t);
+	t->rtx_next = ctx->wnd_start;
+	if (sack_mark_next_hole(ctx, t))
 		return;
 	/* Entered on plain dupacks (peer sent no SACK): the first segment is lost. */
 	tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-	s->rtx_next = ctx->wnd_start + 1;
+	t->rtx_next = ctx->wnd_start + 1;
 }
 
 static void sack_incoming(struct tonic_prog_ctx *ctx)
 {
-	struct sack_state *s = ctx->user;
-	struct tonic_tcp *t = &s->tcp;
+	struct tonic_tcp *t = ctx->user;
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
 	u32 hi = tonic_flight(ctx);
 	bool marked = false;
@@ -71,9 +62,8 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 			return;
 		}
 		if (!t->in_recovery) {
-			if (!tonic_tcp_ecn(ctx, t))
-				tonic_tcp_cong_avoid(ctx, t, acked);
-		} else if (!tonic_before(ctx->wnd_start, s->rtx_next)) {
+			tonic_tcp_open(ctx, t, acked);
+		} else if (!tonic_before(ctx->wnd_start, t->rtx_next)) {
 			/*
 			 * Partial ack past everything retransmitted: the run it
 			 * names was sent before recovery and is still missing
@@ -81,10 +71,10 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 			 * without DupThresh SACKs above it (NewReno's rule, as
 			 * RFC 6675 NextSeg() rule 3 would also resend it).
 			 */
-			marked = sack_mark_next_hole(ctx, s);
+			marked = sack_mark_next_hole(ctx, t);
 			if (!marked) {
 				tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-				s->rtx_next = ctx->wnd_start + 1;
+				t->rtx_next = ctx->wnd_start + 1;
 				marked = true;
 			}
 		}
@@ -100,9 +90,9 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 			return;
 		if (tonic_before(ctx->wnd_start, t->recover))
 			return;		/* echo of a loss handled by an RTO */
-		sack_enter_recovery(ctx, s);
+		sack_enter_recovery(ctx, t);
 	} else if (!marked) {
-		sack_mark_next_hole(ctx, s);
+		sack_mark_next_hole(ctx, t);
 	}
 	/* Like pipe in 6675: what the receiver holds does not count against cwnd. */
 	ctx->cwnd = t->ssthresh + tonic_bm_count(ctx->acked, 0, hi);
@@ -113,7 +103,7 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 const struct tonic_prog_ops tonic_prog_sack = {
 	.name		= "sack",
 	.credit		= TONIC_CREDIT_CWND,
-	.user_size	= sizeof(struct sack_state),
+	.user_size	= sizeof(struct tonic_tcp),
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_cwnd	= 10,
 	.def_rto_cycles	= 20000000,
