@@ -127,7 +127,11 @@ struct tonic_flow_stats {
 	u32 wnd_start, highest_sent, tail;
 	u32 cwnd, rate_kbps, credit, outstanding;
 	u32 last_rtt;
+	u32 state;		/* TONIC_FLOW_* */
 };
+
+#define TONIC_FLOW_FAILED	0x1	/* stopped after TONIC_NOTE_FAILED */
+#define TONIC_FLOW_SUB_BURST	0x2	/* pushes refused until the sub-segment is acked */
 
 struct tonic_core_stats {
 	u64 cycles, busy_cycles;

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Data-delivery engine, fixed modules 3 and 4: segment generation and
+ * segment transmitted, plus keeping the active set exact.
+ *
+ * A flow is in the active set iff it can generate an address now: it has
+ * fewer than ring_depth addresses outstanding and either a segment marked
+ * for retransmission or a new segment highest_sent < tail within the window
+ * limit min(K, cwnd) (cwnd only for the window scheme).  Every state change
+ * that can flip this calls tonic_dd_update(), so a pop never comes up empty.
+ */
+#include "compat.h"
+#include "tonic.h"
+#include "program.h"
+#include "core.h"
+
+static bool tonic_dd_has_rtx(struct tonic_core *tc, u32 id)
+{
+	const u64 *w = tc->bm + ((size_t)id * TONIC_BM_NUM + TONIC_BM_MARKED) * tc->bm_words;
+	u64 any = 0;
+	u32 i;
+
+	for (i = 0; i < tc->bm_words; i++)
+		any |= w[i];
+	return any != 0;
+}
+
+bool tonic_dd_can_generate(struct tonic_core *tc, u32 id)
+{
+	struct tonic_flow *f = &tc->flows[id];
+	u32 limit;
+
+	if ((f->flags & (TF_USED | TF_FAILED)) != TF_USED)
+		return false;
+	if (f->ring_cnt >= tc->cfg.ring_depth)
+		return false;
+	if (tonic_dd_has_rtx(tc, id))
+		return true;
+	if (!tonic_before(f->highest_sent, f->tail))
+		return false;
+	limit = f->cfg.wnd_segs;
+	if (f->scheme == TONIC_CREDIT_CWND && f->cwnd < limit)
+		limit = f->cwnd;
+	return f->highest_sent - f->wnd_start < limit;
+}
+
+void tonic_dd_update(struct tonic_core *tc, u32 id)
+{
+	if (tonic_dd_can_generate(tc, id))
+		tonic_fifo_push(&tc->active, id);
+	else
+		tonic_fifo_remove(&tc->active, id);
+}
+
+void tonic_dd_timer_update(struct tonic_core *tc, u32 id)
+{
+	struct tonic_flow *f = &tc->flows[id];
+	u64 t = f->rto_at < f->periodic_at ? f->rto_at : f->periodic_at;
+
+	tonic_timer_set(&tc->dd_timers, id, t);
+}
+
+/* Module 3: one address per cycle, retransmissions first. */
+void tonic_dd_generate(struct tonic_core *tc)
+{
+	struct tonic_bitmap marked, done;
+	struct tonic_flow *f;
+	u32 id, off, seg;
+	bool rtx = false;
+
+	id = tonic_fifo_pop(&tc->active);
+	if (id == TONIC_FIFO_NIL)
+		return;
+	if (unlikely(!tonic_dd_can_generate(tc, id)))
+		return;
+	f = &tc->flows[id];
+	marked = tonic_flow_bm(tc, id, TONIC_BM_MARKED);
+	off = tonic_bm_ffs(&marked, 0);
+	if (off < marked.nbits) {
+		seg = f->wnd_start + off;
+		tonic_bm_clear(&marked, off);
+		done = tonic_flow_bm(tc, id, TONIC_BM_RTX_DONE);
+		tonic_bm_set(&done, off);
+		rtx = true;
+	} else {
+		seg = f->highest_sent++;
+	}
+	tonic_cr_enqueue(tc, id, seg, rtx);
+	tonic_dd_update(tc, id);
+}
+
+/* Module 4: the credit engine sent one of the flow's addresses. */
+void tonic_dd_transmitted(struct tonic_core *tc, u32 id)
+{
+	struct tonic_flow *f = &tc->flows[id];
+
+	if (f->rto_at == TONIC_IDLE) {
+		f->rto_at = tc->now + f->rto;
+		tonic_dd_timer_update(tc, id);
+	}
+	tonic_dd_update(tc, id);
+}

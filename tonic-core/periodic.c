@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Periodic-updates module.  In hardware it walks the active flows one per
+ * cycle checking timers; here each flow's next deadline (retransmission
+ * timer or next periodic() call, whichever is first) sits in a min-heap,
+ * and each cycle the module takes the one flow with the earliest expired
+ * deadline.  Flows whose timers are far away cost nothing until then.
+ */
+#include "compat.h"
+#include "tonic.h"
+#include "program.h"
+#include "core.h"
+
+bool tonic_per_due(struct tonic_core *tc, struct tonic_per_info *pi)
+{
+	struct tonic_flow *f;
+	u32 id = 0;
+
+	if (tonic_timer_first(&tc->dd_timers, &id) > tc->now)
+		return false;
+	f = &tc->flows[id];
+	pi->id = id;
+	pi->timeout = f->rto_at <= tc->now;
+	pi->periodic = f->periodic_at <= tc->now;
+	if (!pi->timeout && !pi->periodic) {
+		/* Stale heap entry: should not happen, but never loop on it. */
+		tonic_dd_timer_update(tc, id);
+		return false;
+	}
+	return true;
+}
+
+void tonic_per_post(struct tonic_core *tc, const struct tonic_per_info *pi)
+{
+	struct tonic_flow *f = &tc->flows[pi->id];
+
+	if ((f->flags & (TF_USED | TF_FAILED)) != TF_USED)
+		return;
+	if (pi->timeout) {
+		tc->ctr[pi->id].timeouts++;
+		/* Keep timing out while data is unacked; the program backs off rto. */
+		f->rto_at = f->wnd_start != f->highest_sent ? tc->now + f->rto : TONIC_IDLE;
+	}
+	if (pi->periodic) {
+		f->bytes_since_periodic = 0;
+		f->periodic_at = f->period ? tc->now + f->period : TONIC_IDLE;
+	}
+	tonic_dd_timer_update(tc, pi->id);
+	tonic_dd_update(tc, pi->id);
+}
