@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * NewReno (RFC 6582) through the engine: fast retransmit on the third
+ * dupack, window inflation, one retransmission per partial ack, exit at the
+ * full ack; RTO with paced go-back-N and backoff; an end-to-end transfer
+ * with two losses in one window and no timeout.
+ */
+#include "prog_harness.h"
+
+#define RTO_BIG		100000000u
+#define SETTLE		2000
+
+static void dupacks(struct ph *ph, u32 cum, u32 n)
+{
+	while (n--)
+		ph_ack(ph, 0, cum);
+	ph_run(ph, SETTLE);
+}
+
+static void partial_acks(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
+	const struct ph_rec *r;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = RTO_BIG;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 60);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, -1), 10, "initial window: 10 segments");
+
+	/* Segments 2 and 5 are lost; 0 and 1 arrive. */
+	ph_mark(ph);
+	ph_ack(ph, 0, 1);
+	ph_ack(ph, 0, 2);
+	ph_run(ph, SETTLE);
+	is(ph_stats(ph, 0).cwnd, 12, "slow start: cwnd 12 after two acks");
+	is(ph_count(ph, 0, 0), 4, "four new segments (10..13)");
+
+	ph_mark(ph);
+	dupacks(ph, 2, 2);
+	is(ph_count(ph, 0, 1), 0, "two dupacks: no retransmission");
+	dupacks(ph, 2, 1);
+	is(ph_count(ph, 0, 1), 1, "third dupack: fast retransmit");
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 2, "... of segment 2");
+	is(ph_stats(ph, 0).cwnd, 6 + 3, "cwnd = ssthresh (flight 12 / 2) + 3");
+
+	ph_mark(ph);
+	dupacks(ph, 2, 3 + 4);	/* 7, 8, 9 and then 10..13 arrive */
+	is(ph_stats(ph, 0).cwnd, 16, "each further dupack inflates cwnd by one");
+	is(ph_count(ph, 0, 1), 0, "no retransmission on further dupacks");
+	is(ph_count(ph, 0, 0), 4, "inflation past the flight sends new data (14..17)");
+
+	/* The retransmitted 2 arrives: 3 and 4 were held, 5 is missing. */
+	ph_mark(ph);
+	ph_ack(ph, 0, 5);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 1, "partial ack: exactly one retransmission");
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 5, "... of the segment it names (5)");
+	is(ph_stats(ph, 0).cwnd, 16 - 3 + 1, "partial ack deflates by the amount acked, plus one");
+
+	/* The retransmitted 5 arrives: everything up to 16 is there. */
+	ph_mark(ph);
+	ph_ack(ph, 0, 16);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 0, "full ack: no retransmission");
+	ok(ph_stats(ph, 0).cwnd <= 6, "full ack: cwnd deflated to at most ssthresh (%u)",
+	   ph_stats(ph, 0).cwnd);
+
+	/* Out of recovery: a new loss takes three fresh dupacks again. */
+	ph_mark(ph);
+	dupacks(ph, 16, 2);
+	is(ph_count(ph, 0, 1), 0, "after recovery: two dupacks do nothing");
+	ph_free(ph);
+}
+
+static void timeout(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
+	struct tonic_flow_stats st;
+	const struct ph_rec *r1, *r2;
+
+	c.init_cwnd = 8;
+	c.rto_cycles = 10000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 8);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 0), 8, "8 segments out");
+
+	ph_mark(ph);
+	ph_run(ph, 10000);
+	st = ph_stats(ph, 0);
+	is(st.timeouts, 1, "one RTO after rto_cycles");
+	is(ph_count(ph, 0, 1), 1, "RTO resends only the first unacked segment");
+	is(st.cwnd, 1, "RTO: cwnd = 1");
+
+	/* Backoff: the next timeout comes twice as late. */
+	r1 = ph_nth(ph, 0, 1, 0);
+	ph_mark(ph);
+	ph_run(ph, 20000 + SETTLE);
+	r2 = ph_nth(ph, 0, 1, 0);
+	ok(r1 && r2 && r2->at - r1->at >= 20000 && r2->at - r1->at < 20000 + 100,
+	   "second RTO after 2 x rto (%llu cycles)",
+	   r1 && r2 ? (unsigned long long)(r2->at - r1->at) : 0ULL);
+
+	/* Acks now pace the go-back-N: cwnd 2 resends two, then three more. */
+	ph_mark(ph);
+	ph_ack(ph, 0, 1);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 2, "ack after RTO: cwnd 2 -> two retransmissions");
+	ok(ph_seg_sent(ph, 0, 1) == 1 && ph_seg_sent(ph, 0, 2) == 1, "... segments 1 and 2");
+	ph_mark(ph);
+	ph_ack(ph, 0, 3);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 4, "next ack: cwnd 4 (= ssthresh) -> segments 3..6");
+	ph_mark(ph);
+	dupacks(ph, 3, 3);
+	is(ph_count(ph, 0, 1), 0, "dupacks for data sent before the RTO: no fast retransmit");
+	ph_mark(ph);
+	ph_ack(ph, 0, 8);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 0, "all acked: nothing more resent");
+	is(ph_stats(ph, 0).timeouts, 2, "no further timeouts");
+	ph_free(ph);
+}
+
+static void end_to_end(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
+	struct tonic_flow_stats st;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = 1000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 300);
+	ph_net(ph, 0, PH_RX_CUM, 500);
+	ph->rx[0].drop[40] = 1;
+	ph->rx[0].drop[44] = 1;
+	ph->rx[0].drop[47] = 1;
+	ok(ph_net_run(ph, 0, 300, 5000000), "300 segments delivered with 3 losses in one window");
+	st = ph_stats(ph, 0);
+	is(st.segs_rtx, 3, "exactly the 3 lost segments resent");
+	is(st.timeouts, 0, "no RTO: partial acks repaired every loss");
+	is(ph->rx[0].dup, 0, "no spurious retransmission");
+	ph_free(ph);
+}
+
+int main(void)
+{
+	partial_acks();
+	timeout();
+	end_to_end();
+	return tap_done();
+}
