@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The DD/CR engines with the window scheme: generation order, window limit,
+ * LAST and sub-segment bursts, ack notifications, u32 wrap of segment
+ * indices, ring full/empty, retransmission priority, timeouts, failure,
+ * idle skipping, flow removal, periodic calls, output back-pressure,
+ * round robin over 2048 flows.
+ */
+#include "tap.h"
+#include "testprogs.h"
+
+static struct tp_out T;
+
+static u32 run(struct tonic_core *tc, u64 until)
+{
+	tp_out_reset(&T, TP_MAX_DESC);
+	tonic_run(tc, until, &T.o);
+	return T.o.ndesc;
+}
+
+static void ack(struct tonic_core *tc, u32 flow, u32 cum)
+{
+	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum };
+
+	tonic_incoming(tc, flow, &p);
+}
+
+static void test_window(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_flow_stats st;
+	u32 i, bad = 0;
+
+	is(tp_add(tc, 0, &tp_win, 1000, 0), 0, "add a window flow");
+	is(tonic_next_cycle(tc), TONIC_IDLE, "no data: engine idle");
+	is(tonic_push(tc, 0, 20, 1000), 0, "push 20 segments");
+	is(tonic_next_cycle(tc), 0, "pushed: work now");
+	is(run(tc, 1000), 8, "window 8: eight descriptors");
+	for (i = 0; i < 8; i++)
+		if (T.desc[i].seg != i || T.desc[i].len != 1000 || T.desc[i].flags || T.desc[i].flow)
+			bad++;
+	is(bad, 0, "segments 0..7 in order, full length, no flags");
+	tonic_flow_stats(tc, 0, &st);
+	ok(st.highest_sent == 8 && st.outstanding == 0 && st.wnd_start == 0,
+	   "highest_sent 8, nothing outstanding in the ring");
+	ack(tc, 0, 4);
+	is(run(tc, 2000), 4, "ack of 4 opens four more");
+	is(T.desc[0].seg, 8, "... starting at 8");
+	is(tp_count_notes(&T, TONIC_NOTE_ACKED), 1, "one ACKED note");
+	is(T.note[0].value, 4, "... up to 4");
+	ack(tc, 0, 12);
+	run(tc, 3000);
+	ack(tc, 0, 20);
+	run(tc, 4000);
+	is(T.o.ndesc, 0, "all 20 sent");
+	tonic_flow_stats(tc, 0, &st);
+	ok(st.wnd_start == 20 && st.segs_sent == 20 && st.segs_acked == 20, "all acked, counters agree");
+	is(tonic_next_cycle(tc), TONIC_IDLE, "all acked: timer stopped, engine idle");
+	tonic_core_destroy(tc);
+}
+
+static void test_sub_segment(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	u32 n;
+
+	tp_add(tc, 1, &tp_win, 1000, 100);
+	is(tonic_push(tc, 1, 103, 500), 0, "push 3 segments, the last a 500-byte sub-segment");
+	is(tonic_push(tc, 1, 104, 1000), -EBUSY, "further push refused while the burst is out");
+	n = run(tc, 100);
+	is(n, 3, "three descriptors");
+	ok(T.desc[2].seg == 102 && T.desc[2].len == 500 && (T.desc[2].flags & TONIC_DESC_LAST),
+	   "last one: 500 bytes, LAST");
+	ok(T.desc[0].len == 1000 && !(T.desc[0].flags & TONIC_DESC_LAST), "first one full, not LAST");
+	ack(tc, 1, 102);
+	run(tc, 200);
+	is(tp_count_notes(&T, TONIC_NOTE_BURST_DONE), 0, "no BURST_DONE before the sub-segment is acked");
+	is(tonic_push(tc, 1, 104, 1000), -EBUSY, "still busy");
+	ack(tc, 1, 103);
+	run(tc, 300);
+	is(tp_count_notes(&T, TONIC_NOTE_BURST_DONE), 1, "BURST_DONE once the sub-segment is acked");
+	ok(T.o.nnote && T.note[T.o.nnote - 1].value == 103, "... value 103");
+	is(tp_count_notes(&T, TONIC_NOTE_ACKED), 1, "ACKED at the tail too");
+	is(tonic_push(tc, 1, 105, 1000), 0, "push accepted again");
+	is(run(tc, 400), 2, "and sent");
+	tonic_core_destroy(tc);
+}
+
+static void test_ack_notify(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_flow_cfg fc = { .prog = &tp_win, .seg_size = 100, .ack_notify = 4,
+				     .init_cwnd = 64 };
+	u32 i, notes = 0, v[8];
+
+	tonic_flow_add(tc, 2, &fc);
+	tonic_push(tc, 2, 10, 100);
+	run(tc, 100);
+	for (i = 1; i <= 10; i++) {
+		ack(tc, 2, i);
+		run(tc, 100 + i * 10);
+		if (T.o.nnote && notes < 8)
+			v[notes++] = T.note[0].value;
+	}
+	ok(notes == 3 && v[0] == 4 && v[1] == 8 && v[2] == 10,
+	   "ack_notify 4: ACKED at 4, 8 and at the tail (10)");
+	tonic_core_destroy(tc);
+}
+
+static void test_wrap(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tp_rx rx;
+	struct tonic_pkt a;
+	struct tonic_flow_stats st;
+	u32 start = 0xfffffff0u, expect = start, bad = 0, total = 0, i, round;
+
+	tp_add(tc, 3, &tp_win, 1000, start);
+	tp_rx_init(&rx, start);
+	is(tonic_push(tc, 3, 0x30, 1000), 0, "push across the u32 wrap (0xfffffff0 .. 0x30)");
+	for (round = 0; round < 100; round++) {
+		run(tc, tonic_now(tc) + 50);
+		for (i = 0; i < T.o.ndesc; i++) {
+			if (T.desc[i].seg != expect++)
+				bad++;
+			tp_rx_ack(&rx, T.desc[i].seg, &a);
+			tonic_incoming(tc, 3, &a);
+		}
+		total += T.o.ndesc;
+	}
+	tonic_flow_stats(tc, 3, &st);
+	is(bad, 0, "segment indices consecutive through the wrap");
+	is(total, 0x40, "all 64 segments sent once");
+	is(st.wnd_start, 0x30, "window start wrapped to 0x30");
+	tonic_core_destroy(tc);
+}
+
+static void test_ring(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 4);
+	struct tonic_flow_stats st;
+	struct tonic_pkt g = { .type = TONIC_PKT_GRANT, .grant = 2000 };
+
+	tp_add(tc, 0, &tp_grant, 1000, 0);
+	tonic_push(tc, 0, 20, 1000);
+	is(run(tc, 100), 0, "grant flow without credit sends nothing");
+	tonic_flow_stats(tc, 0, &st);
+	is(st.outstanding, 4, "ring full: 4 addresses outstanding (ring depth 4)");
+	is(st.highest_sent, 4, "generation stopped at the ring depth");
+	is(tonic_next_cycle(tc), TONIC_IDLE, "parked flow costs nothing");
+	tonic_incoming(tc, 0, &g);
+	is(run(tc, 200), 2, "a 2000-byte grant releases two segments");
+	tonic_flow_stats(tc, 0, &st);
+	ok(st.outstanding == 4 && st.highest_sent == 6, "ring refilled after transmission");
+	tonic_flow_remove(tc, 0);
+	tp_add(tc, 0, &tp_win, 1000, 0);
+	tonic_push(tc, 0, 2, 1000);
+	run(tc, 300);
+	tonic_flow_stats(tc, 0, &st);
+	ok(T.o.ndesc == 2 && st.outstanding == 0, "ring empties when credit allows");
+	tonic_core_destroy(tc);
+}
+
+static void test_rtx(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_pkt n = { .type = TONIC_PKT_NACK, .cum_ack = 2, .nack = 5 };
+	struct tonic_flow_stats st;
+
+	tp_add(tc, 0, &tp_win, 1000, 0);
+	tonic_push(tc, 0, 100, 1000);
+	run(tc, 100);
+	tonic_incoming(tc, 0, &n);
+	is(run(tc, 200), 3, "NACK with cum 2: one retransmission and two new segments");
+	ok(T.desc[0].seg == 5 && (T.desc[0].flags & TONIC_DESC_RTX), "retransmission first, flagged RTX");
+	ok(T.desc[1].seg == 8 && !(T.desc[1].flags & TONIC_DESC_RTX), "then new data");
+	tonic_incoming(tc, 0, &n);
+	is(run(tc, 300), 1, "same NACK again: the program marks 5 again, one more retransmission");
+	tonic_flow_stats(tc, 0, &st);
+	is(st.segs_rtx, 2, "two retransmissions counted");
+	tonic_core_destroy(tc);
+}
+
+static void test_timeout(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_flow_cfg fc = { .prog = &tp_win, .seg_size = 1000, .rto_cycles = 5000 };
+	struct tonic_flow_stats st;
+	u32 i, bad = 0, fails = 0;
+
+	tonic_flow_add(tc, 0, &fc);
+	tonic_push(tc, 0, 8, 1000);
+	run(tc, 5000);
+	is(T.o.ndesc, 8, "eight sent");
+	is(run(tc, 5000 + 1), 0, "no timeout before first transmission + rto");
+	is(run(tc, 5020), 8, "timeout: the whole window retransmitted");
+	for (i = 0; i < 8; i++)
+		if (!(T.desc[i].flags & TONIC_DESC_RTX) || T.desc[i].seg != i)
+			bad++;
+	is(bad, 0, "... flagged RTX, in order");
+	tonic_flow_stats(tc, 0, &st);
+	is(st.timeouts, 1, "one timeout counted");
+	/* Keep not acking: the program fails the flow after 6 in a row. */
+	for (i = 0; i < 10; i++) {
+		run(tc, tonic_now(tc) + 5100);
+		fails += tp_count_notes(&T, TONIC_NOTE_FAILED);
+	}
+	is(fails, 1, "one FAILED note after repeated timeouts");
+	tonic_flow_stats(tc, 0, &st);
+	ok(st.state & TONIC_FLOW_FAILED, "flow marked failed");
+	is(tonic_push(tc, 0, 9, 1000), -EPIPE, "push to a failed flow: -EPIPE");
+	is(tonic_next_cycle(tc), TONIC_IDLE, "failed flow is stopped");
+	tonic_core_destroy(tc);
+}
+
+static void test_idle(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_flow_cfg fc = { .prog = &tp_win, .seg_size = 1000, .rto_cycles = 1000000000 };
+	struct tonic_core_stats cs;
+	struct tonic_flow_stats st;
+	u64 busy;
+
+	busy = run(tc, 1000000000000ULL);
+	tonic_core_stats(tc, &cs);
+	ok(busy == 0 && tonic_now(tc) == 1000000000001ULL && cs.busy_cycles == 0,
+	   "empty engine: 1e12 cycles in zero busy cycles");
+	tonic_flow_add(tc, 0, &fc);
+	tonic_push(tc, 0, 1, 1000);
+	tp_out_reset(&T, TP_MAX_DESC);
+	busy = tonic_run(tc, tonic_now(tc) + 3500000000ULL, &T.o);
+	tonic_flow_stats(tc, 0, &st);
+	diag("one flow, rto 1e9 cycles, 3.5e9 cycles run: %llu busy cycles, %llu timeouts",
+	     (unsigned long long)busy, (unsigned long long)st.timeouts);
+	ok(busy <= 16, "O(1) busy cycles for a 1e9-cycle timer");
+	is(st.timeouts, 3, "three timeouts in 3.5e9 cycles");
+	is(T.o.ndesc, 4, "original + three retransmissions");
+	tonic_core_destroy(tc);
+}
+
+static void test_remove(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_core_stats cs;
+	struct tonic_flow_stats st;
+
+	tp_add(tc, 0, &tp_win, 1000, 0);
+	tonic_push(tc, 0, 10, 1000);
+	run(tc, 100);
+	ack(tc, 0, 8);		/* queued for the old incarnation */
+	is(tonic_flow_remove(tc, 0), 0, "remove");
+	is(tonic_flow_remove(tc, 0), -ENOENT, "remove twice: -ENOENT");
+	is(tp_add(tc, 0, &tp_win, 1000, 0), 0, "re-add the same id");
+	is(tp_add(tc, 0, &tp_win, 1000, 0), -EEXIST, "add twice: -EEXIST");
+	tonic_push(tc, 0, 10, 1000);
+	run(tc, 200);
+	tonic_flow_stats(tc, 0, &st);
+	tonic_core_stats(tc, &cs);
+	ok(st.wnd_start == 0 && cs.bad_flow == 2, "old incarnation's ACK dropped (bad_flow), new flow untouched");
+	is(T.o.ndesc, 8, "new incarnation starts from scratch");
+	tonic_core_destroy(tc);
+}
+
+static void per_init(struct tonic_prog_ctx *c)
+{
+	c->period = 100;
+}
+
+static u32 seen_per, seen_bytes;
+static void per_fn2(struct tonic_prog_ctx *c)
+{
+	seen_per++;
+	seen_bytes += c->bytes_sent;
+}
+
+static void test_periodic_count(void)
+{
+	static const struct tonic_prog_ops p = {
+		.name = "per2", .credit = TONIC_CREDIT_CWND, .init = per_init, .periodic = per_fn2,
+	};
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_core_stats cs;
+
+	tp_add(tc, 0, &p, 1000, 0);
+	tonic_push(tc, 0, 3, 700);
+	run(tc, 1000);
+	is(seen_per, 10, "period 100: ten periodic() calls in cycles 0..1000");
+	is(seen_bytes, 2700, "bytes_sent seen once by periodic(): 2 x 1000 + 700");
+	run(tc, 100000);
+	is(seen_per, 1000, "still every 100 cycles after a long run");
+	tonic_core_stats(tc, &cs);
+	ok(cs.busy_cycles < 1100, "idle cycles between calls skipped (%llu busy)",
+	   (unsigned long long)cs.busy_cycles);
+	tonic_core_destroy(tc);
+}
+
+static void test_backpressure(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	u64 now;
+
+	tp_add(tc, 0, &tp_win, 1000, 0);
+	tonic_push(tc, 0, 8, 1000);
+	tp_out_reset(&T, 3);
+	tonic_run(tc, 1000, &T.o);
+	now = tonic_now(tc);
+	ok(T.o.ndesc == 3 && now < 10, "out full after 3 descriptors: run stops early");
+	is(run(tc, 1000), 5, "the rest on the next run");
+	ok(T.desc[0].seg == 3, "continuing where it stopped");
+	tonic_core_destroy(tc);
+}
+
+static void test_rr_2048(void)
+{
+	struct tonic_core *tc = tp_core(TONIC_MAX_FLOWS, 128, 16);
+	u32 i, bad = 0, total = 0;
+	static u32 per[TONIC_MAX_FLOWS];
+
+	for (i = 0; i < TONIC_MAX_FLOWS; i++) {
+		struct tonic_flow_cfg fc = { .prog = &tp_win, .seg_size = 1000,
+					     .start_seg = i * 1000, .rto_cycles = 1000000000 };
+
+		tonic_flow_add(tc, i, &fc);
+		tonic_push(tc, i, i * 1000 + 4, 1000);
+	}
+	run(tc, 2048 + 10);
+	for (i = 0; i < T.o.ndesc; i++) {
+		if (i < 2048 && T.desc[i].flow != i)
+			bad++;
+		per[T.desc[i].flow]++;
+	}
+	ok(T.o.ndesc >= 2048 && !bad, "first 2048 descriptors: one per flow, in round-robin order");
+	while (run(tc, tonic_now(tc) + 4096)) {
+		for (i = 0; i < T.o.ndesc; i++)
+			per[T.desc[i].flow]++;
+		total += T.o.ndesc;
+	}
+	bad = 0;
+	for (i = 0; i < TONIC_MAX_FLOWS; i++)
+		if (per[i] != 4)
+			bad++;
+	ok(!bad && total, "every flow got all 4 segments");
+	tonic_core_destroy(tc);
+}
+
+static void cwr_in(struct tonic_prog_ctx *c)
+{
+	if (c->pkt->flags & TONIC_PKT_F_ECE) {
+		c->cwnd = 2;
+		c->cwr = true;
+	}
+}
+
+static void test_cwr(void)
+{
+	static const struct tonic_prog_ops p = {
+		.name = "cwr", .credit = TONIC_CREDIT_CWND, .def_cwnd = 4, .incoming = cwr_in,
+	};
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_pkt a = { .type = TONIC_PKT_ACK, .cum_ack = 2, .flags = TONIC_PKT_F_ECE };
+
+	tp_add(tc, 0, &p, 1000, 0);
+	tonic_push(tc, 0, 20, 1000);
+	run(tc, 100);
+	tonic_incoming(tc, 0, &a);
+	is(run(tc, 200), 0, "ECE: cwnd cut to 2, window 2..4 already full");
+	a.flags = 0;
+	a.cum_ack = 4;
+	tonic_incoming(tc, 0, &a);
+	is(run(tc, 300), 2, "ack opens two");
+	ok((T.desc[0].flags & TONIC_DESC_CWR) && !(T.desc[1].flags & TONIC_DESC_CWR),
+	   "the first descriptor after the cut carries CWR, only it");
+	tonic_core_destroy(tc);
+}
+
+int main(void)
+{
+	struct tonic_core_cfg cfg = { .max_flows = 2048, .wnd_bits = 128, .cycle_ps = 10000 };
+	u32 eng, total;
+
+	test_window();
+	test_sub_segment();
+	test_ack_notify();
+	test_wrap();
+	test_ring();
+	test_rtx();
+	test_timeout();
+	test_idle();
+	test_remove();
+	test_periodic_count();
+	test_backpressure();
+	test_rr_2048();
+	test_cwr();
+	total = tonic_core_flow_bytes(&cfg, &eng);
+	diag("state per flow (128-bit window, ring 16): %u B engine, %u B with 448 B user + counters",
+	     eng, total);
+	ok(eng <= 320, "engine state per flow <= 320 bytes");
+	return tap_done();
+}
