@@ -58,8 +58,8 @@ int main(void)
 	   tonic_prog_sack.credit == TONIC_CREDIT_CWND, "TCP programs use the window scheme");
 	ok(tonic_prog_ndp.credit == TONIC_CREDIT_GRANT, "ndp uses grant tokens");
 	ok(tonic_prog_dcqcn.credit == TONIC_CREDIT_RATE &&
-	   tonic_prog_irn.credit == TONIC_CREDIT_RATE &&
-	   tonic_prog_ibcc.credit == TONIC_CREDIT_RATE, "dcqcn, irn, ibcc use the rate scheme");
+	   tonic_prog_ibcc.credit == TONIC_CREDIT_RATE, "dcqcn, ibcc use the rate scheme");
+	ok(tonic_prog_irn.credit == TONIC_CREDIT_CWND, "irn: BDP-FC as a constant window");
 
 	/* Each program moves 200 segments over a clean path, one flow at a time. */
 	for (i = 0; list && i < n; i++) {
@@ -71,7 +71,7 @@ int main(void)
 
 		if (p->credit == TONIC_CREDIT_GRANT)
 			mode = PH_RX_NDP;
-		else if (p->credit == TONIC_CREDIT_RATE)
+		else if (p->credit == TONIC_CREDIT_RATE || p == &tonic_prog_irn)
 			mode = PH_RX_IRN;
 		c.rto_cycles = 50000;
 		if (ph_add(ph, 0, &c) || ph_push(ph, 0, 200)) {

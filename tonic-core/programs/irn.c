@@ -7,10 +7,15 @@
  * before it).  In recovery the cumulative-ack packet goes first, and a later
  * unacked packet only once a higher PSN has been selectively acked -- so
  * reordering below the highest SACK is the only thing taken as loss.
- * BDP-FC caps packets in flight at ceil(BDP / MTU), asked of the engine
- * through cwnd; the timeout is RTO_low when at most IRN_N packets are in
- * flight (tail of a short message), else RTO_high.  Rate-based with a fixed
- * rate (the line rate by default).
+ * BDP-FC caps packets in flight at ceil(BDP / MTU); the timeout is RTO_low
+ * when at most IRN_N packets are in flight (tail of a short message), else
+ * RTO_high.
+ *
+ * IRN without its own congestion control sends at line rate under BDP-FC,
+ * which is exactly the window scheme with a constant cwnd: the engine
+ * applies cwnd only to window-scheme flows, so that is the scheme used.
+ * (Tonic's Table 3 lists IRN as rate-based because it pairs IRN with a rate
+ * CC; that needs the engine to cap rate flows by cwnd too.)
  */
 #include "../program.h"
 #include "programs.h"
@@ -50,11 +55,9 @@ static void irn_init(struct tonic_prog_ctx *ctx)
 	s->recover = ctx->wnd_start;
 	s->rtx_next = ctx->wnd_start;
 	s->sack_hi = ctx->wnd_start;
-	/* BDP-FC: a configured window wins, else the paper's cap. */
+	/* BDP-FC: a smaller configured window wins, else the paper's cap. */
 	if (!ctx->cwnd || ctx->cwnd > IRN_BDP_CAP)
 		ctx->cwnd = IRN_BDP_CAP;
-	if (!ctx->burst)
-		ctx->burst = ctx->seg_size;
 	irn_set_rto(ctx);
 }
 
@@ -155,11 +158,10 @@ static void irn_periodic(struct tonic_prog_ctx *ctx)
 
 const struct tonic_prog_ops tonic_prog_irn = {
 	.name		= "irn",
-	.credit		= TONIC_CREDIT_RATE,
+	.credit		= TONIC_CREDIT_CWND,
 	.user_size	= sizeof(struct irn_state),
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_cwnd	= IRN_BDP_CAP,
-	.def_rate_kbps	= 100000000,	/* 100 Gb/s: IRN runs at line rate without CC */
 	.def_rto_cycles	= IRN_RTO_HIGH,
 	.init		= irn_init,
 	.incoming	= irn_incoming,

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IRN through the engine: NACK-driven selective repeat (cumulative-ack
+ * packet first, later ones only below a selectively acked PSN), recovery
+ * exit at the recovery sequence, BDP-FC, and the RTO_low / RTO_high split.
+ */
+#include "prog_harness.h"
+
+#define SETTLE		2000
+#define RTO_LOW		10000
+#define RTO_HIGH	32000
+
+static void nacks(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+	const struct ph_rec *r;
+
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 20);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 0), 20, "20 packets out at line rate");
+
+	/* 2, 3, 4 and 7 lost; 5 arrives out of order. */
+	ph_mark(ph);
+	ph_irn_nack(ph, 0, 2, 5);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 3, "NACK(cum 2, psn 5): the three packets below 5 go again");
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 2, "... the cumulative-ack packet first");
+	ok(ph_seg_sent(ph, 0, 3) == 1 && ph_seg_sent(ph, 0, 4) == 1, "... then 3 and 4");
+	is(ph_count(ph, 0, 0), 0, "no new packets meanwhile (nothing announced)");
+
+	ph_mark(ph);
+	ph_irn_nack(ph, 0, 2, 6);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 0, "NACK for 6: no new hole below it");
+	ph_irn_nack(ph, 0, 2, 8);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 1, "NACK for 8: packet 7 is lost");
+	ok(ph_seg_sent(ph, 0, 7) == 1, "... and resent");
+	is(ph_seg_sent(ph, 0, 9), 0, "9 (no higher PSN acked yet) is not resent");
+
+	/* Retransmissions land; cum moves inside the recovery window. */
+	ph_mark(ph);
+	ph_ack(ph, 0, 9);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 0, "regular ACK in recovery: nothing resent");
+
+	/* Leave recovery at the recovery sequence (20), then a new loss. */
+	ph_ack(ph, 0, 20);
+	ph_push(ph, 0, 40);
+	ph_run(ph, SETTLE);
+	ph_mark(ph);
+	ph_irn_nack(ph, 0, 21, 23);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 2, "new recovery after the exit: 21 and 22 resent");
+	ok(ph_nth(ph, 0, 1, 0) && ph_nth(ph, 0, 1, 0)->d.seg == 21, "... cumulative-ack packet first");
+	ph_free(ph);
+}
+
+static void bdp_fc(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+	struct tonic_flow_stats st;
+
+	ph_add(ph, 0, &c);
+	st = ph_stats(ph, 0);
+	is(st.cwnd, 110, "BDP-FC default cap: 110 packets");
+	ph_push(ph, 0, 200);
+	ph_run(ph, 20000);
+	st = ph_stats(ph, 0);
+	is(st.highest_sent - st.wnd_start, 110, "no more than the BDP cap in flight");
+	ph_ack(ph, 0, 10);
+	ph_run(ph, SETTLE);
+	st = ph_stats(ph, 0);
+	is(st.highest_sent, 120, "each ack lets as many new packets out");
+
+	/* A smaller configured cap wins. */
+	ph_free(ph);
+	ph = ph_new(128);
+	c.init_cwnd = 8;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 50);
+	ph_run(ph, 20000);
+	is(ph_stats(ph, 0).highest_sent, 8, "init_cwnd 8: eight packets in flight");
+	ph_free(ph);
+}
+
+static u64 first_rtx_at(u32 npkts)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+	const struct ph_rec *r;
+	u64 t0, at;
+
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, npkts);
+	ph_run(ph, 100000);
+	t0 = ph_nth(ph, 0, 0, 0) ? ph_nth(ph, 0, 0, 0)->at : 0;
+	r = ph_nth(ph, 0, 1, 0);
+	at = r ? r->at - t0 : 0;
+	ph_free(ph);
+	return at;
+}
+
+static void end_to_end(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+	struct tonic_flow_stats st;
+
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 1000);
+	ph_net(ph, 0, PH_RX_IRN, 300);
+	ph->rx[0].drop[10] = 1;
+	ph->rx[0].drop[11] = 1;
+	ph->rx[0].drop[30] = 1;
+	ph->rx[0].drop[500] = 1;
+	ph->rx[0].drop[999] = 1;	/* the tail: only the timeout can find it */
+	ok(ph_net_run(ph, 0, 1000, 1000000), "1000 packets delivered with 5 losses");
+	st = ph_stats(ph, 0);
+	is(st.segs_rtx, 5, "exactly the lost packets resent");
+	is(st.timeouts, 1, "one timeout, for the lost tail");
+	is(ph->rx[0].dup, 0, "no spurious retransmission");
+	ph_free(ph);
+}
+
+int main(void)
+{
+	u64 t;
+
+	nacks();
+	bdp_fc();
+	end_to_end();
+	t = first_rtx_at(2);
+	ok(t >= RTO_LOW && t < RTO_LOW + 200, "2 packets in flight: RTO_low (%llu cycles)",
+	   (unsigned long long)t);
+	t = first_rtx_at(3);
+	ok(t >= RTO_LOW && t < RTO_LOW + 200, "3 packets in flight: RTO_low (%llu cycles)",
+	   (unsigned long long)t);
+	t = first_rtx_at(20);
+	ok(t >= RTO_HIGH && t < RTO_HIGH + 200, "20 packets in flight: RTO_high (%llu cycles)",
+	   (unsigned long long)t);
+	return tap_done();
+}
