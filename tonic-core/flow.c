@@ -66,8 +66,6 @@ int tonic_flow_add(struct tonic_core *tc, u32 id, const struct tonic_flow_cfg *c
 	f->rate_kbps = f->cfg.init_rate_kbps;
 	f->rate.t0 = tc->now;
 	tonic_cr_set_rate(tc, id, f->rate_kbps, 0);
-	/* A rate flow starts with a full bucket. */
-	f->rate.credit = (u64)f->rate.burst << f->rate.shift;
 	for (i = 0; i < TONIC_BM_NUM; i++) {
 		struct tonic_bitmap bm = tonic_flow_bm(tc, id, i);
 
@@ -75,7 +73,11 @@ int tonic_flow_add(struct tonic_core *tc, u32 id, const struct tonic_flow_cfg *c
 	}
 	memset(tonic_flow_user(tc, id), 0, tc->user_stride);
 	f->flags = TF_USED;
+	if (p->credit == TONIC_CREDIT_CWND || p->cwnd_cap)
+		f->flags |= TF_CWND_CAP;
 	tonic_prog_init_flow(tc, id);
+	/* A rate flow starts with a full bucket (D as set by init()). */
+	f->rate.credit = (u64)f->rate.burst << f->rate.shift;
 	return 0;
 }
 

@@ -6,7 +6,7 @@
  * A flow is in the active set iff it can generate an address now: it has
  * fewer than ring_depth addresses outstanding and either a segment marked
  * for retransmission or a new segment highest_sent < tail within the window
- * limit min(K, cwnd) (cwnd only for the window scheme).  Every state change
+ * limit min(K, cwnd) (cwnd only for the window scheme or prog->cwnd_cap).  Every state change
  * that can flip this calls tonic_dd_update(), so a pop never comes up empty.
  */
 #include "compat.h"
@@ -39,7 +39,7 @@ bool tonic_dd_can_generate(struct tonic_core *tc, u32 id)
 	if (!tonic_before(f->highest_sent, f->tail))
 		return false;
 	limit = f->cfg.wnd_segs;
-	if (f->scheme == TONIC_CREDIT_CWND && f->cwnd < limit)
+	if ((f->flags & TF_CWND_CAP) && f->cwnd < limit)
 		limit = f->cwnd;
 	return f->highest_sent - f->wnd_start < limit;
 }

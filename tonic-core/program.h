@@ -56,7 +56,7 @@ struct tonic_prog_ctx {
 	const struct tonic_flow_cfg *cfg;
 
 	/* Read-write flow variables; the engine merges them after the call. */
-	u32 cwnd;			/* segments (cwnd scheme) */
+	u32 cwnd;			/* segments (cwnd scheme, or prog->cwnd_cap) */
 	u32 rate_kbps;			/* rate scheme */
 	u32 burst;			/* rate scheme: max credit, bytes */
 	u32 credit;			/* grant scheme: bytes; a change is applied
@@ -98,6 +98,12 @@ struct tonic_prog_ops {
 	enum tonic_credit_scheme credit;
 	u16 user_size;			/* bytes of user state, within the scheme's budget */
 	enum tonic_prio prio;
+	/*
+	 * Rate and grant schemes: also enforce cwnd as a window limit (at
+	 * most cwnd segments past wnd_start, e.g. IRN's BDP-FC).  The window
+	 * scheme always does.
+	 */
+	bool cwnd_cap;
 	/* Defaults for the flow cfg fields that are zero at flow add. */
 	u32 def_cwnd, def_rate_kbps, def_credit, def_rto_cycles;
 

@@ -30,9 +30,20 @@ void tonic_rate_repr(u32 kbps, u32 cycle_ps, u32 *mant, u8 *shift)
 	*shift = (u8)s;
 }
 
+/*
+ * The bucket holds D plus one cycle of accrual: a flow that becomes
+ * eligible in cycle t has up to R bytes more than it needs, and clipping
+ * that fraction at D = L would lose up to R per segment (4 % at 57 Gb/s
+ * with 1500 B segments).
+ */
+static inline u64 tonic_rate_cap(const struct tonic_rate *r)
+{
+	return ((u64)r->burst << r->shift) + r->mant;
+}
+
 void tonic_rate_update(struct tonic_rate *r, u64 now)
 {
-	u64 cap = (u64)r->burst << r->shift;
+	u64 cap = tonic_rate_cap(r);
 	u64 dt;
 
 	if (now <= r->t0)
@@ -66,7 +77,7 @@ void tonic_rate_set(struct tonic_rate *r, u32 kbps, u32 cycle_ps, u32 burst, u64
 	r->mant = mant;
 	r->shift = shift;
 	r->burst = burst;
-	cap = (u64)burst << shift;
+	cap = tonic_rate_cap(r);
 	if (r->credit > cap)
 		r->credit = cap;
 }

@@ -20,7 +20,7 @@
 #define TONIC_RATE_BURST_MAX	(1U << 22)	/* bytes */
 
 struct tonic_rate {
-	u64 credit;	/* bytes << shift, <= burst << shift */
+	u64 credit;	/* bytes << shift, <= (burst << shift) + mant */
 	u64 t0;		/* cycle the credit was last brought up to date */
 	u32 mant;	/* R = mant / 2^shift bytes per cycle */
 	u32 burst;	/* D, bytes */
