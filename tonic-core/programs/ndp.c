@@ -6,8 +6,8 @@
  * Switches trim payloads instead of dropping, so a loss usually arrives as a
  * NACK naming the trimmed segment, which is resent at once; the receiver
  * will pull for it like for any other packet.  Whole-packet losses are left
- * to the timeout, and since the receiver cannot pull for packets it never
- * heard of, the timeout grants itself the credit to resend them.
+ * to the timeout; the receiver cannot pull for packets it never heard of,
+ * so the engine's fixed timeout path grants the credit for what we mark.
  */
 #include "../program.h"
 #include "programs.h"
@@ -49,13 +49,10 @@ static void ndp_incoming(struct tonic_prog_ctx *ctx)
 
 static void ndp_periodic(struct tonic_prog_ctx *ctx)
 {
-	u32 hi = tonic_flight(ctx);
-
-	if (!ctx->timeout || !hi)
+	if (!ctx->timeout || !tonic_flight(ctx))
 		return;
+	/* Everything unacked; the engine skips SACKed segments and pays for the rest. */
 	tonic_gbn_mark(ctx);
-	/* Pay for the resends ourselves: nobody will pull for them. */
-	ctx->credit += (hi - tonic_bm_count(ctx->acked, 0, hi)) * ctx->seg_size;
 	tonic_rto_backoff(ctx, ctx->user);
 }
 
