@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DCQCN through the engine: the cut on a CNP (Rt = Rc, Rc *= 1 - alpha/2),
+ * alpha's decay by (1 - 1/256) per alpha-timer period, and the climb back:
+ * five fast-recovery halvings towards Rt, then additive increase.
+ */
+#include "prog_harness.h"
+
+#define LINE	40000000u	/* kbps */
+#define K	5500		/* alpha timer and rate timer, cycles */
+
+static u32 rate(struct ph *ph)
+{
+	return ph_stats(ph, 0).rate_kbps;
+}
+
+static void cut_and_recover(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_dcqcn);
+	u32 rc, rt, i;
+
+	ph_add(ph, 0, &c);
+	is(rate(ph), LINE, "starts at line rate (40 Gb/s)");
+	ph_cnp(ph, 0);
+	ph_run(ph, 10);
+	is(rate(ph), LINE / 2, "first CNP: alpha = 1 halves the rate");
+	ph_cnp(ph, 0);
+	ph_run(ph, 10);
+	is(rate(ph), LINE / 4, "second CNP at once: alpha still 1, halves again");
+
+	/* Five timer events of fast recovery: Rc halfway to Rt = 20 Gb/s each. */
+	rc = LINE / 4;
+	rt = LINE / 2;
+	ph_run(ph, 550);	/* the timers are checked every 550 cycles: skip the phase */
+	for (i = 1; i <= 5; i++) {
+		ph_run(ph, K);
+		rc = (rc + rt + 1) / 2;
+		is(rate(ph), rc, "fast recovery step %u: Rc = (Rc + Rt) / 2", i);
+	}
+	ph_run(ph, K);
+	rt += 40000;
+	rc = (rc + rt + 1) / 2;
+	is(rate(ph), rc, "after F steps: additive increase, Rt += 40 Mb/s");
+	ph_run(ph, 200 * K);
+	ok(rate(ph) > LINE / 2 && rate(ph) <= LINE, "keeps climbing towards line rate (%u)",
+	   rate(ph));
+	ph_run(ph, 2000 * K);
+	is(rate(ph), LINE, "back at line rate, never beyond");
+	ph_free(ph);
+}
+
+static void alpha_decay(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_dcqcn);
+	u32 n, alpha = 65536, before, after, est;
+
+	ph_add(ph, 0, &c);
+	ph_cnp(ph, 0);
+	ph_run(ph, 10);
+	/* 100 quiet alpha periods: alpha = (1 - 1/256)^100 ~ 0.676. */
+	ph_run(ph, 100 * K);
+	for (n = 0; n < 100; n++)
+		alpha -= alpha >> 8;
+	before = rate(ph);
+	ph_cnp(ph, 0);
+	ph_run(ph, 10);
+	after = rate(ph);
+	/* after = before - before * alpha / 2  =>  alpha = 2 (before - after) / before */
+	est = (u32)(((u64)(before - after) << 17) / before);
+	ok(est + 700 >= alpha && est <= alpha + 700,
+	   "alpha decayed by 1/256 per period: %u/65536 (model %u)", est, alpha);
+	ok(after > before / 2, "second cut is milder than the first (%u -> %u)", before, after);
+	ph_free(ph);
+}
+
+int main(void)
+{
+	cut_and_recover();
+	alpha_decay();
+	return tap_done();
+}
