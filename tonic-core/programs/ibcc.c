@@ -68,11 +68,12 @@ static void ibcc_init(struct tonic_prog_ctx *ctx)
 	s->ccti_limit = IBCC_CCTI_LIMIT;
 	/*
 	 * The flow cfg has no per-program parameters yet; a rate-scheme flow
-	 * has no use for init_cwnd, so it carries CCTI_Increase meanwhile.
+	 * has no use for init_credit (grant tokens), so it carries
+	 * CCTI_Increase meanwhile.
 	 */
-	s->ccti_increase = ctx->cfg && ctx->cfg->init_cwnd &&
-			   ctx->cfg->init_cwnd <= IBCC_CCTI_LIMIT ?
-			   ctx->cfg->init_cwnd : IBCC_CCTI_INCREASE;
+	s->ccti_increase = ctx->cfg && ctx->cfg->init_credit &&
+			   ctx->cfg->init_credit <= IBCC_CCTI_LIMIT ?
+			   ctx->cfg->init_credit : IBCC_CCTI_INCREASE;
 	s->ccti = s->ccti_min;
 	s->timer_due = (u32)ctx->now + IBCC_TIMER_CYCLES;
 	tonic_rto_init(ctx, &s->rto);

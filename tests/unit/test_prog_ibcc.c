@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * IB congestion control through the engine: the CCTI walk on BECNs (capped
+ * at CCTI_Limit), one step down per quiet CCTI_Timer (floored at CCTI_Min),
+ * rate = one 4-packet aggregate per CCT[CCTI], and the seed's theorem:
+ * CCTI_Increase 1 : N between two flows sharing a bottleneck settles at
+ * rates N : 1.
+ */
+#include "prog_harness.h"
+
+#define LINE	40000000u	/* kbps */
+#define TIMER	15000		/* CCTI_Timer, cycles */
+#define SEG	1024
+
+/* The seed's reference table, in ns, as the program rounds it. */
+static u32 cct(u32 i)
+{
+	return (14000u * i * i + 531) / 1062;
+}
+
+static u32 want_rate(u32 ccti)
+{
+	u64 k;
+
+	if (!cct(ccti))
+		return LINE;
+	k = (u64)4 * SEG * 8 * 1000000 / cct(ccti);
+	return k < LINE ? (u32)k : LINE;
+}
+
+static u32 rate(struct ph *ph, u32 flow)
+{
+	return ph_stats(ph, flow).rate_kbps;
+}
+
+static void walk(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_ibcc);
+	u32 i;
+
+	c.seg_size = SEG;
+	ph_add(ph, 0, &c);
+	is(rate(ph, 0), LINE, "CCTI_Min = 0: not limited, line rate");
+	for (i = 0; i < 10; i++)
+		ph_cnp(ph, 0);
+	ph_run(ph, 20);
+	is(rate(ph, 0), want_rate(10), "10 BECNs: CCTI 10, IRD %u ns", cct(10));
+	ok(rate(ph, 0) < LINE, "... below line rate");
+	ph_run(ph, TIMER + TIMER / 10);
+	is(rate(ph, 0), want_rate(9), "one quiet CCTI_Timer: CCTI 9");
+	ph_run(ph, TIMER);
+	is(rate(ph, 0), want_rate(8), "another: CCTI 8");
+	ph_run(ph, 20 * TIMER);
+	is(rate(ph, 0), LINE, "decrements stop at CCTI_Min: line rate");
+	ph_cnp(ph, 0);
+	ph_run(ph, TIMER / 2);
+	ph_cnp(ph, 0);
+	ph_run(ph, TIMER / 2 + TIMER / 5);
+	is(rate(ph, 0), want_rate(2), "a BECN restarts the timer: no step within TIMER of it");
+
+	for (i = 0; i < 300; i++) {
+		ph_cnp(ph, 0);
+		ph_run(ph, 2);
+	}
+	is(rate(ph, 0), want_rate(127), "300 BECNs: capped at CCTI_Limit 127 (%u kbps)",
+	   want_rate(127));
+	ph_free(ph);
+}
+
+/*
+ * Two flows, CCTI_Increase 1 and 2, behind a 10 Gb/s bottleneck that,
+ * while overloaded, returns one BECN per 8 packets each flow sends (the
+ * seed's FECN marking ratio).  A fluid model of the link: rates come from
+ * the engine, marks go back as CNPs.
+ */
+static void partition(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_ibcc);
+	const u64 step = 1000;		/* 10 us */
+	const u64 cap = 10000000;	/* kbps */
+	u64 sum[2] = { 0, 0 }, carry[2] = { 0, 0 };
+	u32 f, t, n;
+
+	c.seg_size = SEG;
+	ph_add(ph, 0, &c);
+	c.init_credit = 2;	/* CCTI_Increase for ibcc until the cfg has program parameters */
+	ph_add(ph, 1, &c);
+	for (t = 0; t < 4000; t++) {
+		u64 r[2] = { rate(ph, 0), rate(ph, 1) };
+
+		for (f = 0; f < 2; f++) {
+			/* packets this step = kbps * 10 us / (SEG * 8 bits) */
+			carry[f] += r[f] * 10;
+			if (r[0] + r[1] > cap) {
+				n = (u32)(carry[f] / ((u64)SEG * 8 * 1000 * 8));
+				carry[f] -= (u64)n * SEG * 8 * 1000 * 8;
+				while (n--)
+					ph_cnp(ph, f);
+			} else {
+				carry[f] = 0;
+			}
+			if (t >= 2000)
+				sum[f] += r[f];
+		}
+		ph_run(ph, step);
+	}
+	diag("mean rates: CCTI_Increase 1: %llu kbps, 2: %llu kbps",
+	     (unsigned long long)(sum[0] / 2000), (unsigned long long)(sum[1] / 2000));
+	ok(sum[0] > sum[1] * 3 / 2 && sum[0] < sum[1] * 5 / 2,
+	   "CCTI_Increase 1 : 2 -> rates about 2 : 1 (%llu.%02llu)",
+	   (unsigned long long)(sum[0] / sum[1]),
+	   (unsigned long long)(sum[0] * 100 / sum[1] % 100));
+	ok((sum[0] + sum[1]) / 2000 <= cap * 11 / 10 && (sum[0] + sum[1]) / 2000 >= cap / 2,
+	   "together they hold the bottleneck (%llu kbps)",
+	   (unsigned long long)((sum[0] + sum[1]) / 2000));
+	ph_free(ph);
+}
+
+int main(void)
+{
+	walk();
+	partition();
+	return tap_done();
+}
