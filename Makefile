@@ -60,9 +60,10 @@ $(LIBCORE_ASAN): $(CORE_SRCS:%.c=$(B)/asan/%.o)
 
 # Test suites plug in here: each defines a target that writes TAP to
 # $(B)/results/<suite>.tap, listed in CHECK_SUITES.
-CHECK_SUITES :=
+CHECK_SUITES := build-check
 -include tests/unit/unit.mk
 -include userspace-tools/tools.mk
+include tests/qemu/qemu.mk
 
 check:
 	@scripts/install-deps.sh

@@ -17,6 +17,9 @@ MODE=$(cat /tests/MODE)
 OUT=/dev/ttyS1
 
 finish() {
+	# The whole kernel log, for post-mortems (the console shows only warnings and worse).
+	echo "----- dmesg -----" > /dev/ttyS0
+	dmesg > /dev/ttyS0
 	echo "# tainted: $(cat /proc/sys/kernel/tainted)" > $OUT
 	echo "# tonic-guest: done" > $OUT
 	sync
@@ -41,12 +44,12 @@ run_tests() {
 		limit=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "/tests/$t" | head -n 1)
 		echo "# test: $t"
 		start=$(date +%s)
-		(cd /tmp && timeout -s KILL "${limit:-300}" "/tests/$t" < /dev/null 2>&1
+		(cd /tmp && /usr/bin/timeout -s KILL "${limit:-300}" "/tests/$t" < /dev/null 2>&1
 		 echo $? > /tmp/.rc) | while IFS= read -r l; do echo "# $l"; done
 		rc=$(cat /tmp/.rc 2>/dev/null)
 		rm -f /tmp/.rc
 		dur=$(( $(date +%s) - start ))
-		# timeout -s KILL exits 137
+		# coreutils timeout kills the test's whole process group; 137 = KILL
 		case $rc in
 		0) echo "ok $i $t # ${dur}s" ;;
 		4) echo "ok $i $t # SKIP" ;;

@@ -7,6 +7,7 @@ set -e
 KVER=$1 OUT=$2 TESTS=$3 MODE=$4
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$TOP/build}
+mkdir -p "$B"
 R=$(mktemp -d "$B/initramfs.XXXXXX")
 trap 'rm -rf "$R"' EXIT
 

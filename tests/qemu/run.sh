@@ -50,7 +50,7 @@ fi
 
 echo "qemu: booting $KVER, $(echo "$TESTS" | wc -w) test(s), log $LOG"
 $QEMU -display none -monitor none -serial "file:$LOG" -serial "file:$KTAP" \
-	-append "$APPEND quiet" &
+	-append "$APPEND loglevel=5" &
 qpid=$!
 # Show results as they come; stop at the guest's end marker or timeout.
 (

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Harness self-test: a test that passes.
+exit 0
