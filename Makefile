@@ -63,16 +63,17 @@ $(LIBCORE_ASAN): $(CORE_SRCS:%.c=$(B)/asan/%.o)
 CHECK_SUITES := build-check
 -include tests/unit/unit.mk
 -include userspace-tools/tools.mk
+include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 
 check:
 	@scripts/install-deps.sh
 	@scripts/check.sh $(CHECK_SUITES)
 
-demo: modules user
+demo: modules user guest-progs
 	@tests/qemu/run.sh --demo
 
-qemu-shell: modules user
+qemu-shell: modules user guest-progs
 	@tests/qemu/run.sh --shell
 
 clean:

@@ -3,7 +3,7 @@
 build-check:
 	@B=$(B) scripts/build-check.sh
 
-guest: modules user
+guest: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite guest
 
 harness: modules

@@ -1,0 +1,23 @@
+# Guest test programs: every tests/selftests/*.c is built on the host into
+# $(B)/guest/, which the initramfs puts on the guest's /usr/bin.  They use
+# the kernel's own kselftest headers, taken from Debian's linux-source
+# tarball at build time.
+KSFT_TAR := $(lastword $(sort $(wildcard /usr/src/linux-source-6.1*.tar.xz)))
+KSFT_DIR := $(B)/kselftest
+GUEST_SRCS := $(wildcard tests/selftests/*.c)
+GUEST_PROGS := $(GUEST_SRCS:tests/selftests/%.c=$(B)/guest/%)
+
+$(KSFT_DIR)/kselftest_harness.h:
+	@mkdir -p $(KSFT_DIR)
+	@test -n "$(KSFT_TAR)" || { echo "linux-source-6.1 missing: make deps"; exit 1; }
+	tar -xJf $(KSFT_TAR) -C $(KSFT_DIR) --strip-components=4 --wildcards \
+		'*/tools/testing/selftests/kselftest_harness.h' '*/tools/testing/selftests/kselftest.h'
+	@touch $@
+
+$(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tests/selftests/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(KSFT_DIR) -I$(CURDIR)/include -Itests/selftests \
+		-o $@ $< -lpthread
+
+.PHONY: guest-progs
+guest-progs: $(GUEST_PROGS)
