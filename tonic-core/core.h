@@ -109,6 +109,7 @@ void tonic_dd_update(struct tonic_core *tc, u32 id);
 void tonic_dd_generate(struct tonic_core *tc);
 void tonic_dd_transmitted(struct tonic_core *tc, u32 id);
 void tonic_dd_timer_update(struct tonic_core *tc, u32 id);
+void tonic_dd_timer_rekey(struct tonic_core *tc, u32 id);
 
 /* cr.c: credit engine. */
 void tonic_cr_enqueue(struct tonic_core *tc, u32 id, u32 seg, bool rtx);

@@ -52,12 +52,30 @@ void tonic_dd_update(struct tonic_core *tc, u32 id)
 		tonic_fifo_remove(&tc->active, id);
 }
 
+/*
+ * Lazy re-keying: most updates move a deadline later (every ACK re-arms the
+ * RTO), and re-keying the heap each time would cost O(log n) per ACK.  An
+ * entry that is earlier than needed is left alone; when it comes up,
+ * tonic_per_due() finds nothing due and re-keys it once.  Earlier deadlines
+ * are applied at once.
+ */
 void tonic_dd_timer_update(struct tonic_core *tc, u32 id)
 {
 	struct tonic_flow *f = &tc->flows[id];
 	u64 t = f->rto_at < f->periodic_at ? f->rto_at : f->periodic_at;
 
+	/* Disarming is exact, so an idle engine reports TONIC_IDLE. */
+	if (t != TONIC_IDLE && tonic_timer_when(&tc->dd_timers, id) <= t)
+		return;
 	tonic_timer_set(&tc->dd_timers, id, t);
+}
+
+/* Exact re-key, after the periodic module handled the flow's deadline. */
+void tonic_dd_timer_rekey(struct tonic_core *tc, u32 id)
+{
+	struct tonic_flow *f = &tc->flows[id];
+
+	tonic_timer_set(&tc->dd_timers, id, f->rto_at < f->periodic_at ? f->rto_at : f->periodic_at);
 }
 
 /* Module 3: one address per cycle, retransmissions first. */

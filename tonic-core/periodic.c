@@ -5,6 +5,8 @@
  * timer or next periodic() call, whichever is first) sits in a min-heap,
  * and each cycle the module takes the one flow with the earliest expired
  * deadline.  Flows whose timers are far away cost nothing until then.
+ * Entries are re-keyed lazily (see tonic_dd_timer_update()): one that
+ * comes up early is moved to its real deadline here, at no cycle cost.
  */
 #include "compat.h"
 #include "tonic.h"
@@ -16,18 +18,18 @@ bool tonic_per_due(struct tonic_core *tc, struct tonic_per_info *pi)
 	struct tonic_flow *f;
 	u32 id = 0;
 
-	if (tonic_timer_first(&tc->dd_timers, &id) > tc->now)
-		return false;
-	f = &tc->flows[id];
-	pi->id = id;
-	pi->timeout = f->rto_at <= tc->now;
-	pi->periodic = f->periodic_at <= tc->now;
-	if (!pi->timeout && !pi->periodic) {
-		/* Stale heap entry: should not happen, but never loop on it. */
-		tonic_dd_timer_update(tc, id);
-		return false;
+	for (;;) {
+		if (tonic_timer_first(&tc->dd_timers, &id) > tc->now)
+			return false;
+		f = &tc->flows[id];
+		pi->id = id;
+		pi->timeout = f->rto_at <= tc->now;
+		pi->periodic = f->periodic_at <= tc->now;
+		if (pi->timeout || pi->periodic)
+			return true;
+		/* Lazily kept early entry: re-key it to the real, later deadline. */
+		tonic_dd_timer_rekey(tc, id);
 	}
-	return true;
 }
 
 void tonic_per_post(struct tonic_core *tc, const struct tonic_per_info *pi)
@@ -45,6 +47,6 @@ void tonic_per_post(struct tonic_core *tc, const struct tonic_per_info *pi)
 		f->bytes_since_periodic = 0;
 		f->periodic_at = f->period ? tc->now + f->period : TONIC_IDLE;
 	}
-	tonic_dd_timer_update(tc, pi->id);
+	tonic_dd_timer_rekey(tc, pi->id);
 	tonic_dd_update(tc, pi->id);
 }
