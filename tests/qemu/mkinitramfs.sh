@@ -39,7 +39,7 @@ copy_with_libs() {
 }
 # python3 is optional and large: only copied if a test asks for it.
 bins=$(echo "$GUEST_BINS" | tr ' ' '\n' | grep -v python3)
-grep -qs python3 $TESTS && bins="$bins /usr/bin/python3"
+[ -n "$TESTS" ] && grep -qs python3 $TESTS && bins="$bins /usr/bin/python3"
 # shellcheck disable=SC2086
 copy_with_libs $bins
 # merged-/usr hosts resolve the loader through /lib64.
