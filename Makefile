@@ -63,6 +63,7 @@ $(LIBCORE_ASAN): $(CORE_SRCS:%.c=$(B)/asan/%.o)
 CHECK_SUITES := build-check
 -include tests/unit/unit.mk
 -include userspace-tools/tools.mk
+-include userspace-tools/sim/sim.mk
 include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 

@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The scenario file: one directive per line, `key=value` arguments, `#`
+ * comments.  Unknown keys are errors (a typo must not silently change an
+ * experiment).
+ *
+ *   name     NAME
+ *   seed     N
+ *   duration_ms X        measure_from_ms X     sample_us X (0 = no samples)
+ *   wnd_bits 128|256     cycle_ps N
+ *   hosts    count= gbps= delay_us=       add hosts (NIC + switch port)
+ *   switch   buffer_kb= ecn_kmin_kb= ecn_kmax_kb= ecn_pmax= fecn_kb=
+ *            fecn_prob= trim=             defaults for every switch port
+ *   port     to= [same keys as switch] loss= hash=0|1
+ *                                         override the port towards host `to`
+ *   flow     src= dst= prog= impl=tonic|ref seg= hdr= segs= start_us=
+ *            every_us= stop_us= count= rx=tcp|irn|gbn|ndp delack=
+ *            delack_us= sack= ack_every= cnp= cnp_us= becn= init_cwnd=
+ *            rate_gbps= rto_us= cc_inc= group= trace=
+ *            loss_key= (flows with one key see the same hashed losses)
+ *            count > 1 adds flows whose starts are every_us apart.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <ctype.h>
+#include "sim.h"
+#include "programs/programs.h"
+
+#define MAX_TOK 48
+
+struct line {
+	const char *path;
+	int no;
+	char *key[MAX_TOK], *val[MAX_TOK];
+	u8 used[MAX_TOK];
+	int n;
+	bool bad;
+};
+
+static const char *get(struct line *l, const char *k)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->key[i], k)) {
+			l->used[i] = 1;
+			return l->val[i];
+		}
+	return NULL;
+}
+
+static double num(struct line *l, const char *k, double def)
+{
+	const char *v = get(l, k);
+	char *end;
+	double d;
+
+	if (!v)
+		return def;
+	d = strtod(v, &end);
+	if (*end) {
+		fprintf(stderr, "%s:%d: %s=%s is not a number\n", l->path, l->no, k, v);
+		l->bad = true;
+	}
+	return d;
+}
+
+static bool leftovers(struct line *l)
+{
+	int i;
+
+	for (i = 0; i < l->n; i++)
+		if (!l->used[i]) {
+			fprintf(stderr, "%s:%d: unknown key '%s'\n", l->path, l->no, l->key[i]);
+			l->bad = true;
+		}
+	return l->bad;
+}
+
+static void aqm_keys(struct line *l, struct aqm *a)
+{
+	a->cap_bytes = (u64)(num(l, "buffer_kb", a->cap_bytes / 1000.0) * 1000);
+	a->ecn_kmin = (u64)(num(l, "ecn_kmin_kb", a->ecn_kmin / 1000.0) * 1000);
+	a->ecn_kmax = (u64)(num(l, "ecn_kmax_kb", a->ecn_kmax / 1000.0) * 1000);
+	a->ecn_pmax = num(l, "ecn_pmax", a->ecn_pmax);
+	a->fecn_thresh = (u64)(num(l, "fecn_kb", a->fecn_thresh / 1000.0) * 1000);
+	a->fecn_prob = num(l, "fecn_prob", a->fecn_prob);
+	a->trim = (u32)num(l, "trim", a->trim);
+}
+
+static u8 rx_mode(struct line *l, const char *v)
+{
+	if (!v || !strcmp(v, "tcp"))
+		return RX_TCP;
+	if (!strcmp(v, "irn"))
+		return RX_IRN;
+	if (!strcmp(v, "gbn"))
+		return RX_GBN;
+	if (!strcmp(v, "ndp"))
+		return RX_NDP;
+	fprintf(stderr, "%s:%d: unknown rx=%s\n", l->path, l->no, v);
+	l->bad = true;
+	return RX_TCP;
+}
+
+static struct flow *flow_new(struct sim *s)
+{
+	struct flow *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		abort();
+	if (s->nflows == s->cap_flows) {
+		s->cap_flows = s->cap_flows ? 2 * s->cap_flows : 256;
+		s->flows = realloc(s->flows, s->cap_flows * sizeof(*s->flows));
+		if (!s->flows)
+			abort();
+	}
+	f->id = s->nflows;
+	s->flows[s->nflows++] = f;
+	return f;
+}
+
+static int do_flow(struct sim *s, struct line *l)
+{
+	struct flow proto = { 0 };
+	const char *prog = get(l, "prog"), *impl = get(l, "impl");
+	u32 count = (u32)num(l, "count", 1), i;
+	ps_t start = (ps_t)(num(l, "start_us", 0) * PS_PER_US);
+	ps_t every = (ps_t)(num(l, "every_us", 0) * PS_PER_US);
+	ps_t stop = (ps_t)(num(l, "stop_us", 0) * PS_PER_US);
+	double rate = num(l, "rate_gbps", 0), rto = num(l, "rto_us", 0);
+
+	proto.src = (u16)num(l, "src", 0);
+	proto.dst = (u16)num(l, "dst", 1);
+	proto.seg_size = (u32)num(l, "seg", 1000);
+	proto.hdr = (u32)num(l, "hdr", 0);
+	proto.size = (u64)num(l, "segs", 0);
+	proto.group = (u32)num(l, "group", 0);
+	proto.trace = (u32)num(l, "trace", 0);
+	proto.lkey = (u32)num(l, "loss_key", ~0u);
+	proto.impl = impl && !strcmp(impl, "ref") ? IMPL_REF : IMPL_TONIC;
+	if (impl && strcmp(impl, "ref") && strcmp(impl, "tonic")) {
+		fprintf(stderr, "%s:%d: impl=%s\n", l->path, l->no, impl);
+		l->bad = true;
+	}
+	proto.prog = tonic_prog_find(prog ? prog : "newreno");
+	if (!proto.prog) {
+		fprintf(stderr, "%s:%d: no program '%s'\n", l->path, l->no, prog);
+		l->bad = true;
+	}
+	proto.rx.mode = rx_mode(l, get(l, "rx"));
+	proto.rx.delack = (u32)num(l, "delack", 1);
+	proto.rx.delack_to = (ps_t)(num(l, "delack_us", 200) * PS_PER_US);
+	proto.rx.sack = (u8)num(l, "sack", 0);
+	proto.rx.ack_every = (u32)num(l, "ack_every", 1);
+	proto.rx.cnp_on_ce = (u8)num(l, "cnp", 0);
+	proto.rx.cnp_gap = (ps_t)(num(l, "cnp_us", 50) * PS_PER_US);
+	proto.rx.becn_on_fecn = (u8)num(l, "becn", 0);
+	proto.cfg.prog = proto.prog;
+	proto.cfg.seg_size = proto.seg_size;
+	proto.cfg.init_cwnd = (u32)num(l, "init_cwnd", 0);
+	proto.cfg.init_rate_kbps = (u32)(rate * 1e6);
+	proto.cfg.rto_cycles = (u32)(rto * PS_PER_US / s->cycle_ps);
+	/* ibcc reads CCTI_Increase from init_credit (see Documentation/programs.rst). */
+	proto.cfg.init_credit = (u32)num(l, "cc_inc", 0);
+	proto.cfg.ack_notify = 64;
+	if (leftovers(l))
+		return -1;
+	if (proto.src >= s->nhosts || proto.dst >= s->nhosts || proto.src == proto.dst) {
+		fprintf(stderr, "%s:%d: bad src/dst (have %u hosts)\n", l->path, l->no, s->nhosts);
+		return -1;
+	}
+	for (i = 0; i < count; i++) {
+		struct flow *f = flow_new(s);
+		u32 id = f->id;
+
+		*f = proto;
+		f->id = id;
+		f->start = start + i * every;
+		f->stop = stop;
+		if (f->lkey == ~0u)
+			f->lkey = id;
+		f->txn_seg = malloc(SIM_TXN_RING * sizeof(u32));
+		f->txn_cnt = calloc(SIM_TXN_RING, 1);
+		if (!f->txn_seg || !f->txn_cnt)
+			abort();
+		memset(f->txn_seg, 0xff, SIM_TXN_RING * sizeof(u32));
+		rx_init(f);
+	}
+	return 0;
+}
+
+static int do_hosts(struct sim *s, struct line *l)
+{
+	u32 n = (u32)num(l, "count", 1), i;
+	u64 bps = (u64)(num(l, "gbps", 10) * 1e9);
+	ps_t delay = (ps_t)(num(l, "delay_us", 1) * PS_PER_US);
+
+	if (leftovers(l))
+		return -1;
+	if (s->nhosts + n > SIM_MAX_HOSTS)
+		return -1;
+	s->hosts = realloc(s->hosts, (s->nhosts + n) * sizeof(*s->hosts));
+	s->down = realloc(s->down, (s->nhosts + n) * sizeof(*s->down));
+	if (!s->hosts || !s->down)
+		abort();
+	for (i = s->nhosts; i < s->nhosts + n; i++) {
+		char name[24];
+
+		memset(&s->hosts[i], 0, sizeof(s->hosts[i]));
+		s->hosts[i].id = (u16)i;
+		snprintf(name, sizeof(name), "nic%u", i);
+		port_init(&s->hosts[i].nic, name, bps, delay, SIM_SWITCH, (int)i);
+		snprintf(name, sizeof(name), "sw->%u", i);
+		port_init(&s->down[i], name, bps, delay, (u16)i, -1);
+		s->down[i].aqm = s->sw_aqm;
+	}
+	s->nhosts += n;
+	return 0;
+}
+
+static int do_port(struct sim *s, struct line *l)
+{
+	u32 to = (u32)num(l, "to", 0);
+	struct aqm a;
+
+	if (to >= s->nhosts) {
+		fprintf(stderr, "%s:%d: port to=%u: no such host\n", l->path, l->no, to);
+		return -1;
+	}
+	a = s->down[to].aqm;
+	aqm_keys(l, &a);
+	a.loss = num(l, "loss", a.loss);
+	a.loss_hash = (u32)num(l, "hash", a.loss_hash);
+	if (leftovers(l))
+		return -1;
+	s->down[to].aqm = a;
+	return 0;
+}
+
+static int directive(struct sim *s, const char *d, struct line *l, const char *arg)
+{
+	if (!strcmp(d, "name")) {
+		snprintf(s->name, sizeof(s->name), "%s", arg ? arg : "");
+		return 0;
+	}
+	if (!strcmp(d, "seed") || !strcmp(d, "duration_ms") || !strcmp(d, "measure_from_ms") ||
+	    !strcmp(d, "sample_us") || !strcmp(d, "wnd_bits") || !strcmp(d, "cycle_ps")) {
+		double v = arg ? strtod(arg, NULL) : 0;
+
+		if (!strcmp(d, "seed"))
+			s->seed = (u64)v;
+		else if (!strcmp(d, "duration_ms"))
+			s->end = (ps_t)(v * PS_PER_MS);
+		else if (!strcmp(d, "measure_from_ms"))
+			s->measure_from = (ps_t)(v * PS_PER_MS);
+		else if (!strcmp(d, "sample_us"))
+			s->sample_every = (ps_t)(v * PS_PER_US);
+		else if (!strcmp(d, "wnd_bits"))
+			s->wnd_bits = (u32)v;
+		else
+			s->cycle_ps = (u32)v;
+		return 0;
+	}
+	if (!strcmp(d, "hosts"))
+		return do_hosts(s, l);
+	if (!strcmp(d, "switch")) {
+		u32 i;
+
+		aqm_keys(l, &s->sw_aqm);
+		for (i = 0; i < s->nhosts; i++)
+			s->down[i].aqm = s->sw_aqm;
+		return leftovers(l) ? -1 : 0;
+	}
+	if (!strcmp(d, "port"))
+		return do_port(s, l);
+	if (!strcmp(d, "flow"))
+		return do_flow(s, l);
+	fprintf(stderr, "%s:%d: unknown directive '%s'\n", l->path, l->no, d);
+	return -1;
+}
+
+int config_load(struct sim *s, const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char buf[4096];
+	int no = 0, err = 0;
+
+	if (!fp) {
+		perror(path);
+		return -1;
+	}
+	while (!err && fgets(buf, sizeof(buf), fp)) {
+		struct line l = { .path = path, .no = ++no };
+		char *p = strchr(buf, '#'), *tok, *save = NULL, *d, *arg = NULL;
+
+		if (p)
+			*p = 0;
+		d = strtok_r(buf, " \t\r\n", &save);
+		if (!d)
+			continue;
+		while ((tok = strtok_r(NULL, " \t\r\n", &save))) {
+			char *eq = strchr(tok, '=');
+
+			if (!eq) {
+				arg = tok;
+				continue;
+			}
+			if (l.n == MAX_TOK)
+				break;
+			*eq = 0;
+			l.key[l.n] = tok;
+			l.val[l.n++] = eq + 1;
+		}
+		err = directive(s, d, &l, arg);
+	}
+	fclose(fp);
+	return err;
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A host's sender: one real tonic_core (libtonic-core.a) holding every
+ * Tonic flow that starts at this host, and the NIC port it feeds.
+ *
+ * The engine is driven exactly as a NIC would: control packets go in with
+ * tonic_incoming() at the cycle they arrive (the engine is first run up to
+ * the cycle before, so nothing is handled early); the host wakes at
+ * tonic_next_cycle() and runs that one cycle; each descriptor that comes
+ * out becomes a packet (payload + header) in the NIC queue at that
+ * instant.  Idle cycles cost nothing.  Segments are announced to Tonic in
+ * chunks of SIM_PUSH_CHUNK ahead of the cumulative ack, which the engine
+ * reports with TONIC_NOTE_ACKED.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+
+int host_setup(struct sim *s, struct host *h)
+{
+	struct tonic_core_cfg cfg = {
+		.wnd_bits = s->wnd_bits,
+		.ring_depth = TONIC_RING_DEFAULT,
+		.cycle_ps = s->cycle_ps,
+	};
+	u32 i, n = 0;
+
+	for (i = 0; i < s->nflows; i++)
+		if (s->flows[i]->src == h->id && s->flows[i]->impl == IMPL_TONIC)
+			n++;
+	h->wake_at = PS_NONE;
+	if (!n)
+		return 0;
+	if (n > TONIC_MAX_FLOWS) {
+		fprintf(stderr, "host %u: %u Tonic flows, at most %u\n", h->id, n, TONIC_MAX_FLOWS);
+		return -1;
+	}
+	cfg.max_flows = n;
+	h->tc = tonic_core_create(&cfg);
+	h->local = calloc(n, sizeof(*h->local));
+	if (!h->tc || !h->local)
+		return -1;
+	h->max_local = n;
+	for (i = 0; i < s->nflows; i++) {
+		struct flow *f = s->flows[i];
+
+		if (f->src == h->id && f->impl == IMPL_TONIC) {
+			f->local = h->nlocal++;
+			h->local[f->local] = f;
+		}
+	}
+	return 0;
+}
+
+/* Transmission number of @seg: the loss pattern is keyed on it. */
+u32 host_next_txn(struct flow *f, u32 seg)
+{
+	u32 i = seg % SIM_TXN_RING;
+
+	if (f->txn_seg[i] != seg) {
+		f->txn_seg[i] = seg;
+		f->txn_cnt[i] = 0;
+	} else if (f->txn_cnt[i] < 255) {
+		f->txn_cnt[i]++;
+	}
+	return f->txn_cnt[i];
+}
+
+static void host_schedule(struct sim *s, struct host *h)
+{
+	u64 nc = tonic_next_cycle(h->tc);
+	ps_t t;
+
+	if (nc == TONIC_IDLE)
+		return;
+	t = nc * s->cycle_ps;
+	if (t < s->now)
+		t = s->now;
+	if (t < h->wake_at) {
+		h->wake_at = t;
+		evq_push(&s->q, t, EV_HOST_WAKE, h->id, NULL);
+	}
+}
+
+static void host_push(struct sim *s, struct flow *f, u32 acked)
+{
+	struct host *h = &s->hosts[f->src];
+	u64 want = (u64)acked + SIM_PUSH_CHUNK;
+	int err;
+
+	if (f->size && want > f->size)
+		want = f->size;
+	if (!tonic_after((u32)want, f->tail))
+		return;
+	/* Half a chunk of slack: one push per half chunk of acked data. */
+	if (f->tail - acked > SIM_PUSH_CHUNK / 2 && (u32)want != (u32)f->size)
+		return;
+	err = tonic_push(h->tc, f->local, (u32)want, f->seg_size);
+	if (!err)
+		f->tail = (u32)want;
+}
+
+static void host_emit(struct sim *s, struct host *h, const struct tonic_desc *d)
+{
+	struct flow *f = h->local[d->flow];
+	struct pkt *p = pkt_alloc(s);
+
+	p->kind = PK_DATA;
+	p->src = f->src;
+	p->dst = f->dst;
+	p->flow = f->id;
+	p->seg = d->seg;
+	p->len = d->len;
+	p->wire = d->len + f->hdr;
+	p->rtx = !!(d->flags & TONIC_DESC_RTX);
+	p->txn = host_next_txn(f, d->seg);
+	p->sent_at = s->now;
+	f->tx_pkts++;
+	if (p->rtx)
+		f->rtx_pkts++;
+	if (f->trace)
+		trace_seq(s, f, d->seg, p->rtx);
+	port_send(&h->nic, p);
+}
+
+static void host_note(struct sim *s, struct host *h, const struct tonic_note *n)
+{
+	struct flow *f = h->local[n->flow];
+
+	switch (n->type) {
+	case TONIC_NOTE_ACKED:
+		f->acked = n->value;
+		if (f->size && n->value == (u32)f->size) {
+			/* Everything acked: the flow leaves Tonic, as close() would. */
+			tonic_flow_remove(h->tc, f->local);
+			f->active = 0;
+			return;
+		}
+		host_push(s, f, n->value);
+		break;
+	case TONIC_NOTE_FAILED:
+		f->failed = 1;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Run the engine through cycle @until; one descriptor per tonic_run(). */
+static void host_run(struct sim *s, struct host *h, u64 until)
+{
+	struct tonic_desc d;
+	struct tonic_note n[TONIC_NOTES_PER_CYCLE * 2];
+	struct tonic_out out;
+	u32 i;
+
+	while (tonic_now(h->tc) <= until) {
+		memset(&out, 0, sizeof(out));
+		out.desc = &d;
+		out.max_desc = 1;
+		out.note = n;
+		out.max_note = ARRAY_SIZE(n);
+		tonic_run(h->tc, until, &out);
+		for (i = 0; i < out.nnote; i++)
+			host_note(s, h, &n[i]);
+		if (out.ndesc)
+			host_emit(s, h, &d);
+		if (!out.ndesc && !out.nnote)
+			break;
+	}
+}
+
+void host_wake(struct sim *s, struct host *h, ps_t t)
+{
+	if (t != h->wake_at)
+		return;		/* superseded by an earlier wake */
+	h->wake_at = PS_NONE;
+	host_run(s, h, s->now / s->cycle_ps);
+	host_schedule(s, h);
+}
+
+void host_flow_start(struct sim *s, struct flow *f)
+{
+	struct host *h = &s->hosts[f->src];
+	u64 c = s->now / s->cycle_ps;
+	int err;
+
+	f->active = 1;
+	if (f->impl == IMPL_REF) {
+		ref_start(s, f);
+		return;
+	}
+	if (c)
+		host_run(s, h, c - 1);
+	err = tonic_flow_add(h->tc, f->local, &f->cfg);
+	if (err) {
+		fprintf(stderr, "flow %u: tonic_flow_add = %d\n", f->id, err);
+		exit(1);
+	}
+	f->tail = 0;
+	host_push(s, f, 0);
+	host_schedule(s, h);
+}
+
+void host_flow_stop(struct sim *s, struct flow *f)
+{
+	struct host *h = &s->hosts[f->src];
+
+	if (!f->active)
+		return;
+	f->active = 0;
+	if (f->impl == IMPL_TONIC) {
+		host_run(s, h, s->now / s->cycle_ps ? s->now / s->cycle_ps - 1 : 0);
+		tonic_flow_remove(h->tc, f->local);
+	}
+}
+
+void host_incoming(struct sim *s, struct host *h, struct flow *f, struct pkt *p)
+{
+	u64 c = s->now / s->cycle_ps;
+
+	if (!f->active)
+		return;
+	if (c)
+		host_run(s, h, c - 1);
+	if (tonic_incoming(h->tc, f->local, &p->ctl) == -ENOBUFS) {
+		h->in_drops++;
+		f->ctl_drops++;
+	}
+	host_schedule(s, h);
+}
