@@ -8,22 +8,6 @@
 #include "testprogs.h"
 #include "core.h"
 
-static struct tp_out T;
-
-static u32 run(struct tonic_core *tc, u64 until)
-{
-	tp_out_reset(&T, TP_MAX_DESC);
-	tonic_run(tc, until, &T.o);
-	return T.o.ndesc;
-}
-
-static void ack(struct tonic_core *tc, u32 flow, u32 cum)
-{
-	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum };
-
-	tonic_incoming(tc, flow, &p);
-}
-
 /* user words: [0] both write, [1] incoming only, [2] periodic only, [3] calls */
 static void m_init(struct tonic_prog_ctx *c)
 {

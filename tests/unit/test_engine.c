@@ -9,22 +9,6 @@
 #include "tap.h"
 #include "testprogs.h"
 
-static struct tp_out T;
-
-static u32 run(struct tonic_core *tc, u64 until)
-{
-	tp_out_reset(&T, TP_MAX_DESC);
-	tonic_run(tc, until, &T.o);
-	return T.o.ndesc;
-}
-
-static void ack(struct tonic_core *tc, u32 flow, u32 cum)
-{
-	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum };
-
-	tonic_incoming(tc, flow, &p);
-}
-
 static void test_window(void)
 {
 	struct tonic_core *tc = tp_core(4, 128, 16);

@@ -3,15 +3,6 @@
 #include "tap.h"
 #include "testprogs.h"
 
-static struct tp_out T;
-
-static u32 run(struct tonic_core *tc, u64 until)
-{
-	tp_out_reset(&T, TP_MAX_DESC);
-	tonic_run(tc, until, &T.o);
-	return T.o.ndesc;
-}
-
 static u32 nflow(u32 flow)
 {
 	u32 i, n = 0;

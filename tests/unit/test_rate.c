@@ -11,8 +11,6 @@
 
 #define CYCLE_PS 10000
 
-static struct tp_out T;
-
 /* Send @n segments of @len bytes at @kbps, ack each at once; return achieved/expected - 1. */
 static double measure(u32 kbps, u32 len, u32 n, u32 burst_segs)
 {

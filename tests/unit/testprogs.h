@@ -124,6 +124,24 @@ static inline void tp_out_reset(struct tp_out *t, u32 max_desc)
 	t->o.max_note = TP_MAX_NOTE;
 }
 
+/* The tests' one output buffer. */
+static struct tp_out T;
+
+/* Run @tc up to cycle @until into T; returns the descriptors produced. */
+static inline u32 run(struct tonic_core *tc, u64 until)
+{
+	tp_out_reset(&T, TP_MAX_DESC);
+	tonic_run(tc, until, &T.o);
+	return T.o.ndesc;
+}
+
+static inline void ack(struct tonic_core *tc, u32 flow, u32 cum)
+{
+	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum };
+
+	tonic_incoming(tc, flow, &p);
+}
+
 static inline u32 tp_count_notes(const struct tp_out *t, u32 type)
 {
 	u32 i, n = 0;
