@@ -8,13 +8,14 @@
  *   seed     N
  *   duration_ms X        measure_from_ms X     sample_us X (0 = no samples)
  *   wnd_bits 128|256     cycle_ps N
- *   hosts    count= gbps= delay_us=       add hosts (NIC + switch port)
+ *   hosts    count= gbps= delay_us= jitter_ns=  add hosts (NIC + switch
+ *            port; jitter on the host -> switch link)
  *   switch   buffer_kb= ecn_kmin_kb= ecn_kmax_kb= ecn_pmax= fecn_kb=
  *            fecn_prob= trim=             defaults for every switch port
  *   port     to= [same keys as switch] loss= hash=0|1
  *                                         override the port towards host `to`
  *   flow     src= dst= prog= impl=tonic|ref seg= hdr= segs= start_us=
- *            every_us= stop_us= count= rx=tcp|irn|gbn|ndp delack=
+ *            every_us= jitter_us= stop_us= count= rx=tcp|irn|gbn|ndp delack=
  *            delack_us= sack= ack_every= cnp= cnp_us= becn= init_cwnd=
  *            rate_gbps= rto_us= cc_inc= group= trace=
  *            loss_key= (flows with one key see the same hashed losses)
@@ -127,6 +128,7 @@ static int do_flow(struct sim *s, struct line *l)
 	u32 count = (u32)num(l, "count", 1), i;
 	ps_t start = (ps_t)(num(l, "start_us", 0) * PS_PER_US);
 	ps_t every = (ps_t)(num(l, "every_us", 0) * PS_PER_US);
+	double jitter = num(l, "jitter_us", 0);
 	ps_t stop = (ps_t)(num(l, "stop_us", 0) * PS_PER_US);
 	double rate = num(l, "rate_gbps", 0), rto = num(l, "rto_us", 0);
 
@@ -177,6 +179,8 @@ static int do_flow(struct sim *s, struct line *l)
 		*f = proto;
 		f->id = id;
 		f->start = start + i * every;
+		if (jitter > 0)
+			f->start += (ps_t)(rng_unit(&s->rng) * jitter * PS_PER_US);
 		f->stop = stop;
 		if (f->lkey == ~0u)
 			f->lkey = id;
@@ -195,6 +199,7 @@ static int do_hosts(struct sim *s, struct line *l)
 	u32 n = (u32)num(l, "count", 1), i;
 	u64 bps = (u64)(num(l, "gbps", 10) * 1e9);
 	ps_t delay = (ps_t)(num(l, "delay_us", 1) * PS_PER_US);
+	ps_t jitter = (ps_t)(num(l, "jitter_ns", 0) * PS_PER_NS);
 
 	if (leftovers(l))
 		return -1;
@@ -211,6 +216,7 @@ static int do_hosts(struct sim *s, struct line *l)
 		s->hosts[i].id = (u16)i;
 		snprintf(name, sizeof(name), "nic%u", i);
 		port_init(&s->hosts[i].nic, name, bps, delay, SIM_SWITCH, (int)i);
+		s->hosts[i].nic.jitter = jitter;
 		snprintf(name, sizeof(name), "sw->%u", i);
 		port_init(&s->down[i], name, bps, delay, (u16)i, -1);
 		s->down[i].aqm = s->sw_aqm;
@@ -248,8 +254,12 @@ static int directive(struct sim *s, const char *d, struct line *l, const char *a
 	    !strcmp(d, "sample_us") || !strcmp(d, "wnd_bits") || !strcmp(d, "cycle_ps")) {
 		double v = arg ? strtod(arg, NULL) : 0;
 
-		if (!strcmp(d, "seed"))
-			s->seed = (u64)v;
+		if (!strcmp(d, "seed")) {
+			if (!s->seed_fixed) {
+				s->seed = (u64)v;
+				rng_seed(&s->rng, s->seed);
+			}
+		}
 		else if (!strcmp(d, "duration_ms"))
 			s->end = (ps_t)(v * PS_PER_MS);
 		else if (!strcmp(d, "measure_from_ms"))

@@ -29,6 +29,13 @@ int host_setup(struct sim *s, struct host *h)
 		if (s->flows[i]->src == h->id && s->flows[i]->impl == IMPL_TONIC)
 			n++;
 	h->wake_at = PS_NONE;
+	/*
+	 * Each host's clock starts at a random phase within a cycle: with
+	 * every engine on one global grid, packets from different hosts
+	 * would tie at the switch on every cycle and the tie-break (event
+	 * order) would decide drop-tail losses -- a classic phase effect.
+	 */
+	h->phase = rng_next(&s->rng) % s->cycle_ps;
 	if (!n)
 		return 0;
 	if (n > TONIC_MAX_FLOWS) {
@@ -66,6 +73,12 @@ u32 host_next_txn(struct flow *f, u32 seg)
 	return f->txn_cnt[i];
 }
 
+/* The cycle the host's engine is in at the current time. */
+static u64 host_cycle(struct sim *s, struct host *h)
+{
+	return s->now > h->phase ? (s->now - h->phase) / s->cycle_ps : 0;
+}
+
 static void host_schedule(struct sim *s, struct host *h)
 {
 	u64 nc = tonic_next_cycle(h->tc);
@@ -73,7 +86,7 @@ static void host_schedule(struct sim *s, struct host *h)
 
 	if (nc == TONIC_IDLE)
 		return;
-	t = nc * s->cycle_ps;
+	t = nc * s->cycle_ps + h->phase;
 	if (t < s->now)
 		t = s->now;
 	if (t < h->wake_at) {
@@ -175,14 +188,14 @@ void host_wake(struct sim *s, struct host *h, ps_t t)
 	if (t != h->wake_at)
 		return;		/* superseded by an earlier wake */
 	h->wake_at = PS_NONE;
-	host_run(s, h, s->now / s->cycle_ps);
+	host_run(s, h, host_cycle(s, h));
 	host_schedule(s, h);
 }
 
 void host_flow_start(struct sim *s, struct flow *f)
 {
 	struct host *h = &s->hosts[f->src];
-	u64 c = s->now / s->cycle_ps;
+	u64 c = host_cycle(s, h);
 	int err;
 
 	f->active = 1;
@@ -210,14 +223,14 @@ void host_flow_stop(struct sim *s, struct flow *f)
 		return;
 	f->active = 0;
 	if (f->impl == IMPL_TONIC) {
-		host_run(s, h, s->now / s->cycle_ps ? s->now / s->cycle_ps - 1 : 0);
+		host_run(s, h, host_cycle(s, h) ? host_cycle(s, h) - 1 : 0);
 		tonic_flow_remove(h->tc, f->local);
 	}
 }
 
 void host_incoming(struct sim *s, struct host *h, struct flow *f, struct pkt *p)
 {
-	u64 c = s->now / s->cycle_ps;
+	u64 c = host_cycle(s, h);
 
 	if (!f->active)
 		return;
@@ -228,4 +241,11 @@ void host_incoming(struct sim *s, struct host *h, struct flow *f, struct pkt *p)
 		f->ctl_drops++;
 	}
 	host_schedule(s, h);
+}
+
+/* The NIC took a packet: reference senders waiting for it may go. */
+void host_nic_drained(struct sim *s, struct host *h)
+{
+	if (h->ref_cnt)
+		ref_nic_drained(s, h);
 }

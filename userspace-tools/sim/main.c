@@ -90,15 +90,18 @@ int main(int argc, char **argv)
 	s->end = 10 * PS_PER_MS;
 	s->outdir = argv[optind + 1];
 	evq_init(&s->q);
+	/* The seed directive must come first: config draws start jitter. */
+	if (seed >= 0) {
+		s->seed = (u64)seed;
+		s->seed_fixed = 1;
+	}
+	rng_seed(&s->rng, s->seed);
 	if (config_load(s, argv[optind]))
 		return 1;
-	if (seed >= 0)
-		s->seed = (u64)seed;
 	if (dur > 0)
 		s->end = (ps_t)(dur * PS_PER_MS);
 	if (s->measure_from >= s->end)
 		s->measure_from = 0;
-	rng_seed(&s->rng, s->seed);
 	mkdir(s->outdir, 0755);
 	for (i = 0; i < s->nhosts; i++)
 		if (host_setup(s, &s->hosts[i]))

@@ -90,7 +90,21 @@ void port_tx_done(struct port *pt)
 		pt->losses++;
 		pkt_free(s, p);
 	} else {
-		evq_push(&s->q, s->now + pt->delay, EV_ARRIVE, pt->to, p);
+		ps_t at = s->now + pt->delay;
+
+		/*
+		 * Jitter (NIC and switch pipelines are not clockwork) breaks
+		 * the phase lock of senders that are exactly as fast as the
+		 * bottleneck; never reorders a link's packets.
+		 */
+		if (pt->jitter)
+			at += rng_next(&s->rng) % pt->jitter;
+		if (at < pt->last_arrival)
+			at = pt->last_arrival;
+		pt->last_arrival = at;
+		evq_push(&s->q, at, EV_ARRIVE, pt->to, p);
 	}
 	port_start(pt);
+	if (pt->host >= 0)
+		host_nic_drained(s, &s->hosts[pt->host]);
 }

@@ -87,15 +87,67 @@ static void ref_restart_timer(struct sim *s, struct flow *f)
 	evq_push(&s->q, r->rto_at, EV_REF_RTO, f->id, NULL);
 }
 
-static void ref_send_some(struct sim *s, struct flow *f)
+/*
+ * Host side, like Linux's TSQ + fq: a flow puts at most one packet at a
+ * time into the NIC queue while it holds REF_NIC_Q packets; flows with an
+ * open window wait in a per-host queue and the NIC serves them round robin
+ * as it drains.  (Tonic does the same with its round-robin ready set.)
+ */
+#define REF_NIC_Q	2
+
+static bool ref_can_send(struct sim *s, struct flow *f)
 {
 	struct refnr *r = f->ref;
 	u32 wnd = r->cwnd < s->wnd_bits ? r->cwnd : s->wnd_bits;
 
-	while (r->nxt - r->una < wnd && (!f->size || r->nxt < f->size)) {
-		ref_xmit(s, f, r->nxt);
-		r->nxt++;
+	return f->active && r->nxt - r->una < wnd && (!f->size || r->nxt < f->size);
+}
+
+static void ref_queue(struct sim *s, struct flow *f)
+{
+	struct host *h = &s->hosts[f->src];
+
+	if (f->ref_queued)
+		return;
+	if (h->ref_cnt == h->ref_cap) {
+		u32 nc = h->ref_cap ? 2 * h->ref_cap : 256, i;
+		u32 *q = malloc(nc * sizeof(*q));
+
+		if (!q)
+			abort();
+		for (i = 0; i < h->ref_cnt; i++)
+			q[i] = h->refq[(h->ref_head + i) % h->ref_cap];
+		free(h->refq);
+		h->refq = q;
+		h->ref_cap = nc;
+		h->ref_head = 0;
 	}
+	h->refq[(h->ref_head + h->ref_cnt++) % h->ref_cap] = f->id;
+	f->ref_queued = 1;
+}
+
+void ref_nic_drained(struct sim *s, struct host *h)
+{
+	while (h->ref_cnt && h->nic.qlen < REF_NIC_Q) {
+		struct flow *f = s->flows[h->refq[h->ref_head]];
+
+		h->ref_head = (h->ref_head + 1) % h->ref_cap;
+		h->ref_cnt--;
+		f->ref_queued = 0;
+		if (!ref_can_send(s, f))
+			continue;
+		ref_xmit(s, f, f->ref->nxt);
+		f->ref->nxt++;
+		if (ref_can_send(s, f))
+			ref_queue(s, f);
+	}
+}
+
+static void ref_send_some(struct sim *s, struct flow *f)
+{
+	if (ref_can_send(s, f))
+		ref_queue(s, f);
+	ref_nic_drained(s, &s->hosts[f->src]);
 }
 
 void ref_start(struct sim *s, struct flow *f)
@@ -186,6 +238,7 @@ void ref_rto(struct sim *s, struct flow *f, ps_t t)
 	r->rto_at = PS_NONE;
 	if (r->una == r->high)
 		return;
+	f->ref_timeouts++;
 	flight = r->high - r->una;
 	r->ssthresh = flight / 2 > 2 ? flight / 2 : 2;
 	r->cwnd = 1;

@@ -121,6 +121,8 @@ struct port {
 	char name[24];
 	u64 rate_bps;
 	ps_t delay;
+	ps_t jitter;		/* extra delay, uniform in [0, jitter), order kept */
+	ps_t last_arrival;
 	struct aqm aqm;
 	u16 to;			/* node at the far end */
 	int host;		/* >= 0: this is host's NIC (backpressure to it) */
@@ -179,6 +181,7 @@ struct flow {
 	u32 tail;		/* announced to Tonic */
 	u32 acked;		/* last TONIC_NOTE_ACKED */
 	u32 trace;		/* write seq.csv lines */
+	u8 ref_queued;		/* in the host's reference round-robin queue */
 	u32 lkey;		/* key of the hashed loss pattern (default: flow id) */
 	u32 *txn_seg;		/* transmission counts per segment (loss pattern) */
 	u8 *txn_cnt;
@@ -186,6 +189,7 @@ struct flow {
 	struct refnr *ref;
 	/* statistics */
 	u64 tx_pkts, rtx_pkts, ctl_drops;
+	u64 ref_timeouts;	/* reference sender's RTOs (Tonic's are in its stats) */
 	u64 rx_mark;		/* rx.bytes at the start of the measurement */
 	ps_t fct;
 };
@@ -198,12 +202,16 @@ struct host {
 	u32 nlocal, max_local;
 	struct flow **local;
 	ps_t wake_at;
+	ps_t phase;		/* where this host's cycle grid starts: hosts are not phase-locked */
 	/* NDP receiver pull pacer */
 	u32 *pullq;
 	u32 pull_head, pull_cnt, pull_cap;
 	ps_t pull_next;
 	u8 pull_armed;
 	u64 in_drops;		/* control packets refused by a full incoming queue */
+	/* reference senders: flows with window open, served round robin by the NIC */
+	u32 *refq;
+	u32 ref_head, ref_cnt, ref_cap;
 };
 
 struct sim;
@@ -212,6 +220,7 @@ void host_flow_start(struct sim *s, struct flow *f);
 void host_flow_stop(struct sim *s, struct flow *f);
 void host_wake(struct sim *s, struct host *h, ps_t t);
 void host_incoming(struct sim *s, struct host *h, struct flow *f, struct pkt *p);
+void host_nic_drained(struct sim *s, struct host *h);
 u32 host_next_txn(struct flow *f, u32 seg);
 
 /* ---- refnewreno.c ---- */
@@ -221,6 +230,7 @@ void ref_rto(struct sim *s, struct flow *f, ps_t t);
 u32 ref_cwnd(const struct flow *f);
 u32 ref_una(const struct flow *f);
 u32 ref_nxt(const struct flow *f);
+void ref_nic_drained(struct sim *s, struct host *h);
 
 /* ---- receiver.c ---- */
 void rx_init(struct flow *f);
@@ -241,6 +251,7 @@ int config_load(struct sim *s, const char *path);
 /* ---- the simulation ---- */
 struct sim {
 	u64 seed;
+	u8 seed_fixed;		/* -s given: the file's seed directive is ignored */
 	struct rng rng;
 	struct eventq q;
 	ps_t now, end, measure_from, sample_every;

@@ -117,6 +117,8 @@ void trace_summary(struct sim *s)
 
 		if (f->impl == IMPL_TONIC && s->hosts[f->src].tc)
 			tonic_flow_stats(s->hosts[f->src].tc, f->local, &st);
+		else
+			st.timeouts = f->ref_timeouts;
 		fprintf(fc, "%u,%u,%u,%u,%s,%s,%.3f,%.3f,%llu,%llu,%llu,%llu,%.3f,%.3f,%llu,%llu,%llu,%llu,%llu,%llu,%u\n",
 			f->id, f->src, f->dst, f->group, f->prog->name,
 			f->impl == IMPL_REF ? "ref" : "tonic", f->start / 1e6, f->stop / 1e6,

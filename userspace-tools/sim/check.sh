@@ -1,0 +1,96 @@
+#!/bin/sh
+# check.sh: the quick scenarios as regression tests (make sim-check), TAP in
+# $B/results/sim-check.tap.  Short runs of the eval scenarios; each test
+# compares a simulated figure with a tolerance.  No wall-clock checks.
+B=${B:-build}
+SIM=${SIM:-$B/sim/tonic-sim}
+D=$(dirname "$0")
+SC=$D/scenarios
+W=$B/sim-check
+TAP=$B/results/sim-check.tap
+rm -rf "$W"
+mkdir -p "$W" "$(dirname "$TAP")"
+: > "$TAP"
+n=0
+ok() {	# ok COND DESC
+	n=$((n + 1))
+	if [ "$1" = 1 ]; then echo "ok $n - $2" >> "$TAP"; else echo "not ok $n - $2" >> "$TAP"; fi
+}
+get() {	# get RUN KEY [FIELD]
+	awk -v k="$2" -v f="${3:-2}" '$1 == k { print $f; exit }' "$W/$1/summary.txt"
+}
+tst() {	# tst EXPR -> 1/0
+	awk "BEGIN { print ($1) ? 1 : 0 }"
+}
+run() {	# run NAME CONFIG ARGS...
+	name=$1; conf=$2; shift 2
+	if ! "$SIM" "$@" "$conf" "$W/$name" > "$W/$name.log" 2>&1; then
+		ok 0 "$name: simulator failed"; sed 's/^/#   /' "$W/$name.log" >> "$TAP"
+		return 1
+	fi
+}
+
+# (1) NewReno vs the reference on one loss pattern.
+if run nr1 $SC/newreno-loss.conf -t 50; then
+	t=$(awk -F, '$1 == 0 { print $13 }' $W/nr1/flows.csv)
+	r=$(awk -F, '$1 == 1 { print $13 }' $W/nr1/flows.csv)
+	ok $(tst "$t > 0 && $r > 0 && ($t - $r) / $r < 0.15 && ($r - $t) / $r < 0.15") \
+		"newreno-loss: Tonic $t Mb/s within 15 % of reference $r Mb/s"
+	ok $(tst "$(awk -F, '$1 == 0 { print $11 }' $W/nr1/flows.csv) > 0") "newreno-loss: losses were retransmitted"
+fi
+# Determinism: the same seed gives the same bytes.
+if run nr1b $SC/newreno-loss.conf -t 50; then
+	ok $(cmp -s $W/nr1/seq.csv $W/nr1b/seq.csv && echo 1 || echo 0) \
+		"newreno-loss: same seed, identical trace"
+fi
+
+# (2) 200 NewReno flows (Jain over 0.3-1 s).
+if run nr200 $SC/newreno-200-tonic.conf -t 1000; then
+	j=$(get nr200 jain); s=$(get nr200 thr_sum_mbps)
+	ok $(tst "$j >= 0.80") "newreno-200: Jain index $j >= 0.80"
+	ok $(tst "$s >= 9000") "newreno-200: bottleneck goodput $s Mb/s >= 9000"
+fi
+
+# (3) DCQCN: two flows share 40 Gb/s; 200 flows converge.
+if run d2 $SC/dcqcn-2.conf; then
+	a=$(get d2 thr_min_mbps); b=$(get d2 thr_max_mbps)
+	ok $(tst "($b - $a) / ($a + $b) < 0.10") "dcqcn-2: shares $a / $b Mb/s within 10 % (50-100 ms)"
+fi
+if run d200 $SC/dcqcn-200.conf -t 150; then
+	m=$(get d200 thr_mean_mbps); sd=$(get d200 thr_std_mbps)
+	ok $(tst "$sd / $m < 0.05") "dcqcn-200: spread $sd Mb/s < 5 % of mean $m Mb/s"
+	ok $(tst "$m > 160 && $m <= 200") "dcqcn-200: mean $m Mb/s in (160, 200]"
+fi
+
+# (4) 128 B back to back saturate 100 Gb/s.
+if run d128 $SC/dcqcn-128b.conf -t 1; then
+	u=$(get d128 port_nic0 3)
+	ok $(tst "$u >= 0.99") "dcqcn-128b: 100 Gb/s NIC utilisation $u >= 0.99"
+fi
+
+# (5) IRN beats IRN without BDP-FC beats go-back-N.
+for v in irn irn-nobdp gbn; do
+	$SC/irn-flows.sh $v > $W/irn-$v.conf
+	run irn-$v $W/irn-$v.conf
+done
+i=$(get irn-irn fct_mean_us); nb=$(get irn-irn-nobdp fct_mean_us)
+gd=$(get irn-gbn fct_done); id=$(get irn-irn fct_done); tot=$(get irn-irn fct_flows)
+ok $(tst "$id == $tot") "irn: all $tot messages complete"
+ok $(tst "$i < $nb") "irn: mean FCT $i us < without BDP-FC $nb us"
+ok $(tst "${gd:-0} < $id") "irn: go-back-N completes fewer messages (${gd:-0} < $id)"
+
+# (6) IB CC: 1 : 1/2 : 1/3 and tenant fairness.
+if run ib $SC/ibcc-ratio.conf -t 150; then
+	g0=$(get ib group0_mbps); g1=$(get ib group1_mbps); g2=$(get ib group2_mbps)
+	ok $(tst "($g1 / $g0 - 0.5) < 0.15 && ($g1 / $g0 - 0.5) > -0.15") "ibcc-ratio: inc 2 share $g1 / $g0 within 0.15 of 1/2"
+	ok $(tst "($g2 / $g0 - 0.333) < 0.15 && ($g2 / $g0 - 0.333) > -0.15") "ibcc-ratio: inc 3 share $g2 / $g0 within 0.15 of 1/3"
+fi
+if run ibt $SC/ibcc-tenant.conf; then
+	g0=$(get ibt group0_mbps)
+	t2=$(awk -F, 'NR > 1 && $4 == 1 { s += $13 } END { print s }' $W/ibt/flows.csv)
+	ok $(tst "$t2 / $g0 > 0.8 && $t2 / $g0 < 1.25") "ibcc-tenant: tenant 2 average $t2 Mb/s vs tenant 1 $g0 Mb/s within 25 %"
+fi
+
+echo "1..$n" >> "$TAP"
+cat "$TAP"
+! grep -q '^not ok' "$TAP"

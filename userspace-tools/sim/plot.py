@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""plot.py RUNDIR RESULTDIR: the figures and numbers of Documentation/evaluation.rst
+from the CSVs tonic-sim wrote (eval.sh runs it).  Writes PNGs and results.txt."""
+import csv, math, os, sys
+from collections import defaultdict
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+run, res = sys.argv[1], sys.argv[2]
+os.makedirs(res, exist_ok=True)
+out = []
+
+
+def rows(name, f):
+    with open(os.path.join(run, name, f)) as fp:
+        return list(csv.DictReader(fp))
+
+
+def summary(name):
+    d = {}
+    with open(os.path.join(run, name, "summary.txt")) as fp:
+        for line in fp:
+            k, _, v = line.strip().partition(" ")
+            d[k] = v
+    return d
+
+
+def note(k, v):
+    out.append("%s %s" % (k, v))
+
+
+def series(samples, flow, key):
+    t = [float(r["t_us"]) / 1000 for r in samples if r["flow"] == flow]
+    v = [float(r[key]) for r in samples if r["flow"] == flow]
+    return t, v
+
+
+def thr_series(samples, flow):
+    """Throughput (Gb/s) between consecutive samples of one flow."""
+    pts = [(float(r["t_us"]), int(r["rx_bytes"])) for r in samples if r["flow"] == flow]
+    t, v = [], []
+    for (t0, b0), (t1, b1) in zip(pts, pts[1:]):
+        t.append(t1 / 1000)
+        v.append((b1 - b0) * 8 / ((t1 - t0) * 1e3))
+    return t, v
+
+
+def save(fig, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(res, name), dpi=110)
+    plt.close(fig)
+
+
+# (1) NewReno single flow: Tonic (flow 0) vs reference (flow 1), same losses.
+s = rows("newreno-loss", "samples.csv")
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for fl, lab, st in (("0", "Tonic newreno program", "-"), ("1", "reference NewReno (RFC 6582)", "--")):
+    t, v = series(s, fl, "cwnd")
+    ax.plot(t, v, st, label=lab, lw=1)
+ax.set_xlabel("time (ms)")
+ax.set_ylabel("cwnd (segments)")
+ax.set_title("NewReno, 10 Gb/s, 10 us RTT, 0.1 % hashed loss (same pattern)")
+ax.legend()
+save(fig, "fig1-newreno-cwnd.png")
+q = rows("newreno-loss", "seq.csv")
+fig, axs = plt.subplots(1, 2, figsize=(9, 3.5), sharey=True)
+for ax, fl, lab in ((axs[0], "0", "Tonic"), (axs[1], "1", "reference")):
+    pts = [r for r in q if r["flow"] == fl and 20000 <= float(r["t_us"]) <= 24000]
+    ax.plot([float(r["t_us"]) / 1000 for r in pts if r["rtx"] == "0"],
+            [int(r["seg"]) for r in pts if r["rtx"] == "0"], ",", color="C0")
+    ax.plot([float(r["t_us"]) / 1000 for r in pts if r["rtx"] == "1"],
+            [int(r["seg"]) for r in pts if r["rtx"] == "1"], "o", color="C3", ms=5, label="retransmission")
+    ax.set_title(lab)
+    ax.set_xlabel("time (ms)")
+    ax.legend()
+axs[0].set_ylabel("segment sent")
+save(fig, "fig1-newreno-seq.png")
+for fl, lab in (("0", "tonic"), ("1", "ref")):
+    c = [float(r["cwnd"]) for r in s if r["flow"] == fl]
+    note("newreno_loss_%s_mean_cwnd" % lab, "%.2f" % (sum(c) / len(c)))
+fr = {r["flow"]: r for r in rows("newreno-loss", "flows.csv")}
+for fl, lab in (("0", "tonic"), ("1", "ref")):
+    note("newreno_loss_%s_thr_mbps" % lab, fr[fl]["thr_mbps"])
+    note("newreno_loss_%s_rtx" % lab, fr[fl]["rtx_pkts"])
+    note("newreno_loss_%s_timeouts" % lab, fr[fl]["timeouts"])
+
+# (2) 200 NewReno flows: throughput CDFs.
+fig, ax = plt.subplots(figsize=(6, 4))
+for name, lab in (("newreno-200-tonic", "Tonic newreno"), ("newreno-200-ref", "reference NewReno")):
+    thr = sorted(float(r["thr_mbps"]) for r in rows(name, "flows.csv"))
+    ax.step(thr, [(i + 1) / len(thr) for i in range(len(thr))], where="post", label=lab)
+    sm = summary(name)
+    for k in ("jain", "thr_mean_mbps", "thr_std_mbps", "thr_min_mbps", "thr_max_mbps", "rtx_pkts", "timeouts"):
+        note("%s_%s" % (name.replace("-", "_"), k), sm[k])
+ax.set_xlabel("average throughput per flow, 0.5-5 s (Mb/s)")
+ax.set_ylabel("CDF")
+ax.set_title("200 NewReno flows, one 10 Gb/s bottleneck")
+ax.legend()
+save(fig, "fig2-newreno-200-cdf.png")
+
+# (3a) DCQCN, two flows.
+s = rows("dcqcn-2", "samples.csv")
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for fl in ("0", "1"):
+    t, v = series(s, fl, "rate_mbps")
+    ax.plot(t, [x / 1000 for x in v], lw=0.8, label="flow %s: DCQCN rate Rc" % fl)
+ax.set_xlabel("time (ms)")
+ax.set_ylabel("Gb/s")
+ax.set_ylim(0, 42)
+ax.set_title("DCQCN, 2 flows, 40 Gb/s, 4 us RTT")
+ax.legend()
+save(fig, "fig3a-dcqcn-2.png")
+sm = summary("dcqcn-2")
+for k in ("thr_mean_mbps", "thr_std_mbps", "jain", "thr_sum_mbps"):
+    note("dcqcn_2_" + k, sm[k])
+
+# (3b) DCQCN, 200 flows.
+s = rows("dcqcn-200", "samples.csv")
+per = defaultdict(list)
+for r in s:
+    per[r["flow"]].append((float(r["t_us"]), int(r["rx_bytes"])))
+tt, mean, lo, hi = [], [], [], []
+flows = sorted(per)
+n = min(len(per[f]) for f in flows)
+for i in range(1, n):
+    vals = [(per[f][i][1] - per[f][i - 1][1]) * 8 / ((per[f][i][0] - per[f][i - 1][0]) * 1e3) * 1000 for f in flows]
+    tt.append(per[flows[0]][i][0] / 1000)
+    m = sum(vals) / len(vals)
+    mean.append(m)
+    sd = math.sqrt(sum((x - m) ** 2 for x in vals) / len(vals))
+    lo.append(m - sd)
+    hi.append(m + sd)
+thr = sorted(float(r["thr_mbps"]) for r in rows("dcqcn-200", "flows.csv"))
+fig, axs = plt.subplots(1, 2, figsize=(10, 3.8))
+axs[0].plot(tt, mean, label="mean over 200 flows")
+axs[0].fill_between(tt, lo, hi, alpha=0.3, label="+- 1 std dev")
+axs[0].axhline(203, color="k", ls=":", label="paper: 203 Mb/s")
+axs[0].set_ylim(0, 400)
+axs[0].set_xlabel("time (ms)")
+axs[0].set_ylabel("per-flow throughput, 1 ms bins (Mb/s)")
+axs[0].legend()
+axs[1].step(thr, [(i + 1) / len(thr) for i in range(len(thr))], where="post")
+axs[1].set_xlabel("average throughput, 0.5-1 s (Mb/s)")
+axs[1].set_ylabel("CDF")
+fig.suptitle("DCQCN, 200 flows (2 senders x 100), 40 Gb/s, 4 us RTT")
+save(fig, "fig3b-dcqcn-200.png")
+sm = summary("dcqcn-200")
+for k in ("thr_mean_mbps", "thr_std_mbps", "thr_min_mbps", "thr_max_mbps", "jain", "thr_sum_mbps"):
+    note("dcqcn_200_" + k, sm[k])
+
+# (4) 128 B back to back at 100 Gb/s.
+sm = summary("dcqcn-128b")
+eng = sm["engine0"].split()
+cyc, busy = int(eng[1]), int(eng[3])
+f0 = rows("dcqcn-128b", "flows.csv")[0]
+note("dcqcn_128b_thr_mbps", sm["thr_mean_mbps"])
+note("dcqcn_128b_cycles", cyc)
+note("dcqcn_128b_descriptors", f0["tx_pkts"])
+note("dcqcn_128b_desc_per_cycle", "%.4f" % (int(f0["tx_pkts"]) / cyc))
+note("dcqcn_128b_nic_util", sm["port_nic0"].split()[1])
+
+# (5) IRN FCTs.
+fig, ax = plt.subplots(figsize=(6, 4))
+for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-FC (cap 110)"),
+               ("gbn", "RoCE go-back-N")):
+    fr = rows("irn-" + v, "flows.csv")
+    fct = sorted(float(r["fct_us"]) for r in fr if float(r["fct_us"]) >= 0)
+    if fct:
+        ax.step(fct, [(i + 1) / len(fr) for i in range(len(fct))], where="post", label=lab)
+    sm = summary("irn-" + v)
+    for k in ("fct_done", "fct_flows", "fct_mean_us", "fct_p99_us", "rtx_pkts", "timeouts"):
+        note("irn_%s_%s" % (v.replace("-", "_"), k), sm.get(k, "-"))
+ax.set_xscale("log")
+ax.set_xlabel("flow completion time of 500 KB messages (us)")
+ax.set_ylabel("fraction of messages completed")
+ax.set_title("8-to-1 incast, 40 Gb/s, 0.1 % loss, no PFC")
+ax.legend()
+save(fig, "fig5-irn-fct.png")
+
+# (6a) IB-CC CCTI_Increase 1:2:3.
+s = rows("ibcc-ratio", "samples.csv")
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for fl in ("0", "1", "2"):
+    t, v = thr_series(s, fl)
+    ax.plot(t, v, lw=0.8, label="CCTI_Increase %d" % (int(fl) + 1))
+ax.set_xlabel("time (ms)")
+ax.set_ylabel("Gb/s (1 ms bins)")
+ax.set_title("IB CC, three QPs, 10 Gb/s bottleneck")
+ax.legend()
+save(fig, "fig6a-ibcc-ratio.png")
+sm = summary("ibcc-ratio")
+g = [float(sm["group%d_mbps" % i]) for i in range(3)]
+fr = rows("ibcc-ratio", "flows.csv")
+note("ibcc_ratio_shares", " : ".join("%.3f" % (x / g[0]) for x in g))
+note("ibcc_ratio_becn", " : ".join("%.3f" % (int(r["cnps"]) / int(fr[0]["cnps"])) for r in fr))
+note("ibcc_ratio_util", sm["port_sw3"].split()[1])
+
+# (6b) tenants.
+s = rows("ibcc-tenant", "samples.csv")
+fr = {r["flow"]: r for r in rows("ibcc-tenant", "flows.csv")}
+bins = defaultdict(lambda: defaultdict(float))
+for fl in fr:
+    t, v = thr_series(s, fl)
+    for a, b in zip(t, v):
+        bins[fr[fl]["group"]][a] += b
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for gname, lab in (("0", "tenant 1 (1 QP)"), ("1", "tenant 2 (1,2,3,2,1 QPs)")):
+    ts = sorted(bins[gname])
+    ax.plot(ts, [bins[gname][x] for x in ts], lw=0.9, label=lab)
+for x in (50, 100, 150, 200):
+    ax.axvline(x, color="grey", ls=":")
+ax.set_xlabel("time (ms)")
+ax.set_ylabel("tenant throughput, Gb/s")
+ax.set_title("IB CC tenant fairness: CCTI_Increase = tenant's QP count")
+ax.legend()
+save(fig, "fig6b-ibcc-tenant.png")
+for ph in range(5):
+    a, b = ph * 50 + 10, (ph + 1) * 50
+    tot = {gname: sum(v for t, v in bins[gname].items() if a < t <= b) / max(1, len([t for t in bins[gname] if a < t <= b]))
+           for gname in ("0", "1")}
+    note("ibcc_tenant_phase%d_gbps" % (ph + 1), "%.3f %.3f" % (tot["0"], tot["1"]))
+becn = defaultdict(list)
+for r in fr.values():
+    if r["group"] == "1" and r["src"] == "1":
+        becn[int(float(r["start_us"]) // 50000)].append(int(r["cnps"]))
+note("ibcc_tenant_becn_host1_per_phase", " ".join(str(becn[i][0]) for i in sorted(becn)))
+
+with open(os.path.join(res, "results.txt"), "w") as fp:
+    fp.write("# written by userspace-tools/sim/plot.py (make eval)\n")
+    fp.write("\n".join(out) + "\n")
+print("\n".join(out))
