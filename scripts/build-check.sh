@@ -1,6 +1,6 @@
 #!/bin/sh
 # The build as a test suite: the module (W=1) and the userspace library
-# must build, and without a single compiler warning.
+# must build, and without a single compiler or sparse warning.
 B=${B:-$(pwd)/build}
 OUT=$B/results/build-check.tap
 mkdir -p "$B/results"
@@ -22,6 +22,7 @@ step() {
 	fi >> "$OUT"
 }
 step "tonic.ko (W=1)" make --no-print-directory modules W=1
+step "tonic.ko under sparse (C=2)" make --no-print-directory modules C=2
 step "userspace (libtonic-core, tools)" make --no-print-directory user
 echo "1..$n" >> "$OUT"
 ! grep -q '^not ok' "$OUT"
