@@ -28,4 +28,5 @@ for v in irn irn-nobdp gbn; do
 done
 run ibcc-ratio $SC/ibcc-ratio.conf
 run ibcc-tenant $SC/ibcc-tenant.conf
-python3 "$D/plot.py" "$OUT" "$RES"
+# Debian's python3-matplotlib lives in /usr/bin/python3 (not a pyenv one).
+${PYTHON:-/usr/bin/python3} "$D/plot.py" "$OUT" "$RES"

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """plot.py RUNDIR RESULTDIR: the figures and numbers of Documentation/evaluation.rst
 from the CSVs tonic-sim wrote (eval.sh runs it).  Writes PNGs and results.txt."""

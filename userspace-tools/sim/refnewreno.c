@@ -174,8 +174,10 @@ static void ref_grow(struct refnr *r, u32 acked)
 	}
 	r->cnt += acked;
 	if (r->cnt >= r->cwnd) {
-		r->cwnd += r->cnt / r->cwnd;
-		r->cnt %= r->cwnd ? r->cwnd : 1;
+		u32 w = r->cwnd;
+
+		r->cwnd += r->cnt / w;
+		r->cnt %= w;
 	}
 }
 
