@@ -100,6 +100,18 @@ int tonic_flow_remove(struct tonic_core *tc, u32 id)
 	return 0;
 }
 
+int tonic_flow_set_param(struct tonic_core *tc, u32 id, u32 idx, u32 value)
+{
+	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
+		tc->st.bad_flow++;
+		return -ENOENT;
+	}
+	if (idx >= TONIC_PROG_PARAMS)
+		return -EINVAL;
+	tc->flows[id].cfg.param[idx] = value;
+	return 0;
+}
+
 int tonic_push(struct tonic_core *tc, u32 id, u32 tail, u32 last_len)
 {
 	struct tonic_flow *f;

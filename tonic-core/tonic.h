@@ -25,6 +25,7 @@
 #define TONIC_IDLE		(~0ULL)	/* tonic_next_cycle(): nothing to do */
 #define TONIC_NOTES_PER_CYCLE	4	/* most notifications one cycle can emit */
 #define TONIC_IN_QUEUE_DEFAULT	256	/* incoming-event queue depth */
+#define TONIC_PROG_PARAMS	4	/* per-flow program parameters */
 
 struct tonic_core;
 struct tonic_prog_ops;
@@ -49,6 +50,14 @@ struct tonic_flow_cfg {
 	u32 rto_cycles;		/* retransmission timeout */
 	u32 ack_notify;		/* emit TONIC_NOTE_ACKED every this many acked segments */
 	u32 start_seg;		/* first segment index (wnd_start at add) */
+	/*
+	 * Program parameters: their meaning is defined by each program
+	 * (Documentation/programs.rst), 0 = the program's default.  Programs
+	 * read them through ctx->cfg on every call, so a change made with
+	 * tonic_flow_set_param() takes effect at the flow's next
+	 * init/incoming/periodic call.
+	 */
+	u32 param[TONIC_PROG_PARAMS];
 };
 
 enum tonic_pkt_type {
@@ -147,6 +156,14 @@ void tonic_core_destroy(struct tonic_core *tc);
 
 int tonic_flow_add(struct tonic_core *tc, u32 flow, const struct tonic_flow_cfg *cfg);
 int tonic_flow_remove(struct tonic_core *tc, u32 flow);
+
+/*
+ * Change program parameter @idx (< TONIC_PROG_PARAMS) of a live flow, as a
+ * management write to the flow's configuration would: the program sees the
+ * new value from its next call on (nothing runs now).  -ENOENT for no such
+ * flow, -EINVAL for a bad @idx.
+ */
+int tonic_flow_set_param(struct tonic_core *tc, u32 flow, u32 idx, u32 value);
 
 /*
  * Announce segments up to (not including) @tail; @last_len is the length of

@@ -176,7 +176,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		struct tonic_pkt p;
 
 		memset(&p, 0, sizeof(p));
-		switch (op % 9) {
+		switch (op % 10) {
 		case 0: {
 			struct tonic_flow_cfg fc = {
 				.prog = pick_prog(get(&r, 1)),
@@ -249,6 +249,10 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			p.type = TONIC_PKT_GRANT;
 			p.grant = get(&r, 2);
 			tonic_incoming(tc, id, &p);
+			break;
+		case 9:		/* program parameters, any value (idx 4 is invalid) */
+			v = get(&r, 1) % (TONIC_PROG_PARAMS + 1);
+			tonic_flow_set_param(tc, id, v, v & 1 ? get(&r, 4) : get(&r, 1));
 			break;
 		}
 		check_flows(tc);

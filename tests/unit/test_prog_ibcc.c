@@ -4,7 +4,8 @@
  * at CCTI_Limit), one step down per quiet CCTI_Timer (floored at CCTI_Min),
  * rate = one 4-packet aggregate per CCT[CCTI], and the seed's theorem:
  * CCTI_Increase 1 : N between two flows sharing a bottleneck settles at
- * rates N : 1.
+ * rates N : 1.  CCTI_Increase / CCTI_Min / CCTI_Limit come from the flow's
+ * param[0..2] and can be changed on a live flow (tonic_flow_set_param).
  */
 #include "prog_harness.h"
 
@@ -85,7 +86,7 @@ static void partition(void)
 
 	c.seg_size = SEG;
 	ph_add(ph, 0, &c);
-	c.init_credit = 2;	/* CCTI_Increase for ibcc until the cfg has program parameters */
+	c.param[0] = 2;		/* CCTI_Increase */
 	ph_add(ph, 1, &c);
 	for (t = 0; t < 4000; t++) {
 		u64 r[2] = { rate(ph, 0), rate(ph, 1) };
@@ -118,9 +119,54 @@ static void partition(void)
 	ph_free(ph);
 }
 
+/* param[0..2]: CCTI_Increase, CCTI_Min, CCTI_Limit; live changes. */
+static void params(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_ibcc);
+
+	c.seg_size = SEG;
+	c.param[0] = 3;
+	c.param[1] = 2;
+	c.param[2] = 10;
+	ph_add(ph, 0, &c);
+	is(rate(ph, 0), want_rate(2), "CCTI_Min 2: starts at CCTI 2");
+	ph_cnp(ph, 0);
+	ph_run(ph, 20);
+	is(rate(ph, 0), want_rate(5), "CCTI_Increase 3: one BECN moves CCTI 2 -> 5");
+	ph_cnp(ph, 0);
+	ph_cnp(ph, 0);
+	ph_run(ph, 20);
+	is(rate(ph, 0), want_rate(10), "CCTI_Limit 10 caps it");
+	ph_run(ph, 20 * TIMER);
+	is(rate(ph, 0), want_rate(2), "quiet timers stop at CCTI_Min 2");
+
+	/* Reconfigure the live flow: applied at its next call. */
+	is(tonic_flow_set_param(ph->tc, 0, 0, 1), 0, "set_param: CCTI_Increase 3 -> 1");
+	ph_cnp(ph, 0);
+	ph_run(ph, 20);
+	is(rate(ph, 0), want_rate(3), "... the next BECN moves CCTI by 1");
+	tonic_flow_set_param(ph->tc, 0, 1, 6);
+	ph_run(ph, TIMER / 5);
+	is(rate(ph, 0), want_rate(6), "CCTI_Min raised to 6: CCTI clamped up on the next tick");
+	tonic_flow_set_param(ph->tc, 0, 1, 0);
+	tonic_flow_set_param(ph->tc, 0, 2, 4);
+	ph_run(ph, TIMER / 5);
+	is(rate(ph, 0), want_rate(4), "CCTI_Limit lowered to 4: clamped down");
+	tonic_flow_set_param(ph->tc, 0, 2, 1000);
+	tonic_flow_set_param(ph->tc, 0, 0, 1000);
+	ph_cnp(ph, 0);
+	ph_run(ph, 20);
+	is(rate(ph, 0), want_rate(127), "out-of-range values are clamped to 127");
+	is(tonic_flow_set_param(ph->tc, 0, TONIC_PROG_PARAMS, 1), -EINVAL, "bad index: -EINVAL");
+	is(tonic_flow_set_param(ph->tc, 1, 0, 1), -ENOENT, "no such flow: -ENOENT");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	walk();
+	params();
 	partition();
 	return tap_done();
 }

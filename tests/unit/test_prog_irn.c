@@ -2,7 +2,8 @@
 /*
  * IRN through the engine: NACK-driven selective repeat (cumulative-ack
  * packet first, later ones only below a selectively acked PSN), recovery
- * exit at the recovery sequence, BDP-FC, and the RTO_low / RTO_high split.
+ * exit at the recovery sequence, BDP-FC (param[0], live changes), pacing at
+ * the flow's rate, and the RTO_low / RTO_high split.
  */
 #include "prog_harness.h"
 
@@ -77,14 +78,47 @@ static void bdp_fc(void)
 	st = ph_stats(ph, 0);
 	is(st.highest_sent, 120, "each ack lets as many new packets out");
 
-	/* A smaller configured cap wins. */
+	/* param[0] sets the cap ... */
 	ph_free(ph);
 	ph = ph_new(128);
-	c.init_cwnd = 8;
+	c.param[0] = 8;
 	ph_add(ph, 0, &c);
 	ph_push(ph, 0, 50);
 	ph_run(ph, 20000);
-	is(ph_stats(ph, 0).highest_sent, 8, "init_cwnd 8: eight packets in flight");
+	is(ph_stats(ph, 0).highest_sent, 8, "param[0] = 8: eight packets in flight");
+	/* ... and can change on the live flow, from the next ACK on. */
+	is(tonic_flow_set_param(ph->tc, 0, 0, 20), 0, "set_param: cap 8 -> 20");
+	ph_ack(ph, 0, 1);
+	ph_run(ph, 20000);
+	is(ph_stats(ph, 0).highest_sent, 21, "... 20 in flight after the next ACK");
+
+	/* ~0u disables BDP-FC: only the window limit K (128) holds. */
+	ph_free(ph);
+	ph = ph_new(128);
+	c.param[0] = ~0u;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 200);
+	ph_run(ph, 20000);
+	is(ph_stats(ph, 0).highest_sent, 128, "param[0] = ~0u: no BDP-FC, the 128-segment window");
+	ph_free(ph);
+}
+
+/* Rate-based (Table 3): paced at init_rate_kbps, one packet per 1000 B / rate. */
+static void paced(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+	const struct ph_rec *a, *b;
+
+	c.init_rate_kbps = 10000000;	/* 10 Gb/s: 800 ns = 80 cycles per packet */
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 20);
+	ph_run(ph, 20000);
+	a = ph_nth(ph, 0, 0, 1);
+	b = ph_nth(ph, 0, 0, 11);
+	ok(a && b && b->at - a->at >= 790 && b->at - a->at <= 810,
+	   "10 Gb/s: ten packets take 800 cycles (%llu)",
+	   a && b ? (unsigned long long)(b->at - a->at) : 0ULL);
 	ph_free(ph);
 }
 
@@ -133,6 +167,7 @@ int main(void)
 
 	nacks();
 	bdp_fc();
+	paced();
 	end_to_end();
 	t = first_rtx_at(2);
 	ok(t >= RTO_LOW && t < RTO_LOW + 200, "2 packets in flight: RTO_low (%llu cycles)",

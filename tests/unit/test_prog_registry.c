@@ -58,8 +58,9 @@ int main(void)
 	   tonic_prog_sack.credit == TONIC_CREDIT_CWND, "TCP programs use the window scheme");
 	ok(tonic_prog_ndp.credit == TONIC_CREDIT_GRANT, "ndp uses grant tokens");
 	ok(tonic_prog_dcqcn.credit == TONIC_CREDIT_RATE &&
-	   tonic_prog_ibcc.credit == TONIC_CREDIT_RATE, "dcqcn, ibcc use the rate scheme");
-	ok(tonic_prog_irn.credit == TONIC_CREDIT_CWND, "irn: BDP-FC as a constant window");
+	   tonic_prog_ibcc.credit == TONIC_CREDIT_RATE &&
+	   tonic_prog_irn.credit == TONIC_CREDIT_RATE, "dcqcn, ibcc, irn use the rate scheme");
+	ok(tonic_prog_irn.cwnd_cap, "irn: BDP-FC as the cwnd cap of a rate flow");
 
 	/* Each program moves 200 segments over a clean path, one flow at a time. */
 	for (i = 0; list && i < n; i++) {

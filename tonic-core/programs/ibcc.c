@@ -13,6 +13,13 @@
  * how the seed 001 partitions bandwidth between tenants.  BECNs arrive as
  * TONIC_PKT_CNP, or as an ACK with ECE set.  Reliability is IB RC's
  * go-back-N.
+ *
+ * Parameters (cfg->param[], 0 = default), read on every call so that a
+ * tonic_flow_set_param() applies from the next BECN or timer step:
+ *   [0] CCTI_Increase (default 1, at most CCTI_Limit)
+ *   [1] CCTI_Min      (default 0, at most CCTI_Limit)
+ *   [2] CCTI_Limit    (default and maximum IBCC_CCT_SIZE - 1)
+ * A CCTI outside a changed [CCTI_Min, CCTI_Limit] is clamped into it.
  */
 #include "../program.h"
 #include "programs.h"
@@ -39,10 +46,27 @@ struct ibcc_state {
 	u32 timer_due;		/* cycle (low 32 bits) of the next CCTI decrement */
 	struct tonic_rto rto;
 	u16 ccti;
-	u16 ccti_limit;
-	u16 ccti_min;
-	u16 ccti_increase;
+	u16 pad;
 };
+
+/* A parameter, or @def when zero, at most @max. */
+static u32 ibcc_param(const struct tonic_prog_ctx *ctx, u32 i, u32 def, u32 max)
+{
+	u32 v = ctx->cfg ? ctx->cfg->param[i] : 0;
+
+	v = v ? v : def;
+	return v < max ? v : max;
+}
+
+static u32 ibcc_limit(const struct tonic_prog_ctx *ctx)
+{
+	return ibcc_param(ctx, 2, IBCC_CCTI_LIMIT, IBCC_CCTI_LIMIT);
+}
+
+static u32 ibcc_min(const struct tonic_prog_ctx *ctx)
+{
+	return ibcc_param(ctx, 1, IBCC_CCTI_MIN, ibcc_limit(ctx));
+}
 
 /* rate = IBCC_AGG * seg_size bytes per CCT[ccti] ns, capped at line rate. */
 static void ibcc_set_rate(struct tonic_prog_ctx *ctx, struct ibcc_state *s)
@@ -59,22 +83,23 @@ static void ibcc_set_rate(struct tonic_prog_ctx *ctx, struct ibcc_state *s)
 	ctx->rate_kbps = kbps < s->line ? (u32)kbps : s->line;
 }
 
+/* Parameters changed at run time: bring CCTI back into [CCTI_Min, CCTI_Limit]. */
+static void ibcc_clamp(struct tonic_prog_ctx *ctx, struct ibcc_state *s)
+{
+	u32 lo = ibcc_min(ctx), hi = ibcc_limit(ctx);
+
+	if (s->ccti >= lo && s->ccti <= hi)
+		return;
+	s->ccti = (u16)(s->ccti < lo ? lo : hi);
+	ibcc_set_rate(ctx, s);
+}
+
 static void ibcc_init(struct tonic_prog_ctx *ctx)
 {
 	struct ibcc_state *s = ctx->user;
 
 	s->line = ctx->rate_kbps;
-	s->ccti_min = IBCC_CCTI_MIN;
-	s->ccti_limit = IBCC_CCTI_LIMIT;
-	/*
-	 * The flow cfg has no per-program parameters yet; a rate-scheme flow
-	 * has no use for init_credit (grant tokens), so it carries
-	 * CCTI_Increase meanwhile.
-	 */
-	s->ccti_increase = ctx->cfg && ctx->cfg->init_credit &&
-			   ctx->cfg->init_credit <= IBCC_CCTI_LIMIT ?
-			   ctx->cfg->init_credit : IBCC_CCTI_INCREASE;
-	s->ccti = s->ccti_min;
+	s->ccti = (u16)ibcc_min(ctx);
 	s->timer_due = (u32)ctx->now + IBCC_TIMER_CYCLES;
 	tonic_rto_init(ctx, &s->rto);
 	ctx->burst = IBCC_AGG * ctx->seg_size;
@@ -86,15 +111,19 @@ static void ibcc_incoming(struct tonic_prog_ctx *ctx)
 {
 	struct ibcc_state *s = ctx->user;
 	const struct tonic_pkt *pkt = ctx->pkt;
-	u32 ccti;
+	u32 limit = ibcc_limit(ctx), ccti;
 
 	/* IB echoes congestion in a CNP or in the BECN bit of an ACK. */
 	if (pkt->type != TONIC_PKT_CNP)
 		tonic_gbn_incoming(ctx, &s->rto);
-	if (pkt->type != TONIC_PKT_CNP && !(pkt->flags & TONIC_PKT_F_ECE))
+	if (pkt->type != TONIC_PKT_CNP && !(pkt->flags & TONIC_PKT_F_ECE)) {
+		ibcc_clamp(ctx, s);
 		return;
-	ccti = s->ccti + s->ccti_increase;
-	s->ccti = ccti < s->ccti_limit ? ccti : s->ccti_limit;
+	}
+	ccti = s->ccti + ibcc_param(ctx, 0, IBCC_CCTI_INCREASE, limit);
+	s->ccti = (u16)(ccti < limit ? ccti : limit);
+	if (s->ccti < ibcc_min(ctx))
+		s->ccti = (u16)ibcc_min(ctx);
 	/* Algorithm 1: a BECN restarts the recovery timer. */
 	s->timer_due = (u32)ctx->now + IBCC_TIMER_CYCLES;
 	ibcc_set_rate(ctx, s);
@@ -106,10 +135,11 @@ static void ibcc_periodic(struct tonic_prog_ctx *ctx)
 	u32 now = (u32)ctx->now;
 
 	tonic_gbn_timeout(ctx, &s->rto);
+	ibcc_clamp(ctx, s);
 	if (tonic_before(now, s->timer_due))
 		return;
 	s->timer_due = now + IBCC_TIMER_CYCLES;
-	if (s->ccti > s->ccti_min) {
+	if (s->ccti > ibcc_min(ctx)) {
 		s->ccti--;
 		ibcc_set_rate(ctx, s);
 	}

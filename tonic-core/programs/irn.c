@@ -11,16 +11,19 @@
  * when at most IRN_N packets are in flight (tail of a short message), else
  * RTO_high.
  *
- * IRN without its own congestion control sends at line rate under BDP-FC,
- * which is exactly the window scheme with a constant cwnd: the engine
- * applies cwnd only to window-scheme flows, so that is the scheme used.
- * (Tonic's Table 3 lists IRN as rate-based because it pairs IRN with a rate
- * CC; that needs the engine to cap rate flows by cwnd too.)
+ * IRN is rate-based (Tonic's Table 3): the flow is paced at its rate (line
+ * rate, init_rate_kbps, unless a rate CC is added) and BDP-FC is the
+ * engine's cwnd cap for rate flows (.cwnd_cap).
+ *
+ * Parameters (cfg->param[], 0 = default), read on every call:
+ *   [0] BDP-FC cap in packets (default IRN_BDP_CAP; IRN_BDP_OFF disables
+ *       BDP-FC, leaving only the window limit K)
  */
 #include "../program.h"
 #include "programs.h"
 
 #define IRN_BDP_CAP		110	/* packets: 100 Gb/s x ~9 us / 1 KB, the paper's setting */
+#define IRN_BDP_OFF		(~0u)	/* param[0]: no BDP-FC */
 #define IRN_N			3	/* RTO_low applies at this many packets in flight or fewer */
 #define IRN_RTO_LOW		10000	/* 100 us at 10 ns */
 #define IRN_RTO_HIGH		32000	/* 320 us */
@@ -48,6 +51,16 @@ static void irn_set_rto(struct tonic_prog_ctx *ctx)
 	ctx->rto = irn_inflight(ctx) <= IRN_N ? IRN_RTO_LOW : IRN_RTO_HIGH;
 }
 
+/* BDP-FC from param[0]: the window limit K still applies on top. */
+static void irn_bdp_fc(struct tonic_prog_ctx *ctx)
+{
+	u32 cap = ctx->cfg ? ctx->cfg->param[0] : 0;
+
+	if (!cap)
+		cap = IRN_BDP_CAP;
+	ctx->cwnd = cap < ctx->wnd_bits ? cap : ctx->wnd_bits;
+}
+
 static void irn_init(struct tonic_prog_ctx *ctx)
 {
 	struct irn_state *s = ctx->user;
@@ -55,9 +68,10 @@ static void irn_init(struct tonic_prog_ctx *ctx)
 	s->recover = ctx->wnd_start;
 	s->rtx_next = ctx->wnd_start;
 	s->sack_hi = ctx->wnd_start;
-	/* BDP-FC: a smaller configured window wins, else the paper's cap. */
-	if (!ctx->cwnd || ctx->cwnd > IRN_BDP_CAP)
-		ctx->cwnd = IRN_BDP_CAP;
+	irn_bdp_fc(ctx);
+	/* Pace one packet at a time at the flow's rate. */
+	if (!ctx->burst)
+		ctx->burst = ctx->seg_size;
 	irn_set_rto(ctx);
 }
 
@@ -105,6 +119,7 @@ static void irn_incoming(struct tonic_prog_ctx *ctx)
 	const struct tonic_pkt *pkt = ctx->pkt;
 	u32 i;
 
+	irn_bdp_fc(ctx);
 	if (pkt->type != TONIC_PKT_ACK && pkt->type != TONIC_PKT_NACK)
 		return;
 	if (ctx->wnd_start != ctx->old_wnd_start) {
@@ -133,6 +148,7 @@ static void irn_periodic(struct tonic_prog_ctx *ctx)
 {
 	struct irn_state *s = ctx->user;
 
+	irn_bdp_fc(ctx);
 	if (!ctx->timeout || !tonic_flight(ctx))
 		return;
 	/*
@@ -158,10 +174,12 @@ static void irn_periodic(struct tonic_prog_ctx *ctx)
 
 const struct tonic_prog_ops tonic_prog_irn = {
 	.name		= "irn",
-	.credit		= TONIC_CREDIT_CWND,
+	.credit		= TONIC_CREDIT_RATE,
+	.cwnd_cap	= true,			/* BDP-FC */
 	.user_size	= sizeof(struct irn_state),
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_cwnd	= IRN_BDP_CAP,
+	.def_rate_kbps	= 100000000,		/* 100 Gb/s line rate */
 	.def_rto_cycles	= IRN_RTO_HIGH,
 	.init		= irn_init,
 	.incoming	= irn_incoming,

@@ -17,9 +17,15 @@
  *   flow     src= dst= prog= impl=tonic|ref seg= hdr= segs= start_us=
  *            every_us= jitter_us= stop_us= count= rx=tcp|irn|gbn|ndp delack=
  *            delack_us= sack= ack_every= cnp= cnp_us= becn= init_cwnd=
- *            rate_gbps= rto_us= cc_inc= group= trace=
+ *            rate_gbps= rto_us= p0= p1= p2= p3= group= trace=
  *            loss_key= (flows with one key see the same hashed losses)
  *            count > 1 adds flows whose starts are every_us apart.
+ *            pN = program parameter N (cfg.param[N]; see programs.rst),
+ *            decimal or 0x hex.
+ *   param    at_us= flow=|group= p0= p1= p2= p3=
+ *            change the given program parameters of a live flow (flow =
+ *            index in file order, from 0) or of every flow of a group, as
+ *            a management write (tonic_flow_set_param()).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +70,33 @@ static double num(struct line *l, const char *k, double def)
 		l->bad = true;
 	}
 	return d;
+}
+
+/* p0= .. p3=: program parameters, into a flow cfg or a param directive. */
+static void params(struct line *l, struct tonic_flow_cfg *cfg, struct sim_param *sp)
+{
+	static const char *const key[TONIC_PROG_PARAMS] = { "p0", "p1", "p2", "p3" };
+	u32 k;
+
+	for (k = 0; k < TONIC_PROG_PARAMS; k++) {
+		const char *v = get(l, key[k]);
+		char *end;
+		unsigned long x;
+
+		if (!v)
+			continue;
+		x = strtoul(v, &end, 0);
+		if (*end || x > 0xffffffffUL) {
+			fprintf(stderr, "%s:%d: %s=%s is not a u32\n", l->path, l->no, key[k], v);
+			l->bad = true;
+		}
+		if (cfg)
+			cfg->param[k] = (u32)x;
+		if (sp) {
+			sp->v[k] = (u32)x;
+			sp->mask |= 1u << k;
+		}
+	}
 }
 
 static bool leftovers(struct line *l)
@@ -163,8 +196,7 @@ static int do_flow(struct sim *s, struct line *l)
 	proto.cfg.init_cwnd = (u32)num(l, "init_cwnd", 0);
 	proto.cfg.init_rate_kbps = (u32)(rate * 1e6);
 	proto.cfg.rto_cycles = (u32)(rto * PS_PER_US / s->cycle_ps);
-	/* ibcc reads CCTI_Increase from init_credit (see Documentation/programs.rst). */
-	proto.cfg.init_credit = (u32)num(l, "cc_inc", 0);
+	params(l, &proto.cfg, NULL);
 	proto.cfg.ack_notify = 64;
 	if (leftovers(l))
 		return -1;
@@ -191,6 +223,30 @@ static int do_flow(struct sim *s, struct line *l)
 		memset(f->txn_seg, 0xff, SIM_TXN_RING * sizeof(u32));
 		rx_init(f);
 	}
+	return 0;
+}
+
+static int do_param(struct sim *s, struct line *l)
+{
+	struct sim_param *sp = calloc(1, sizeof(*sp));
+	ps_t at = (ps_t)(num(l, "at_us", 0) * PS_PER_US);
+	const char *fl = get(l, "flow"), *gr = get(l, "group");
+	char *end;
+
+	if (!sp)
+		abort();
+	params(l, NULL, sp);
+	if (!fl == !gr || !sp->mask) {
+		fprintf(stderr, "%s:%d: param needs one of flow=/group= and a pN=\n", l->path, l->no);
+		l->bad = true;
+	}
+	sp->flow = fl ? (u32)strtoul(fl, &end, 0) : ~0u;
+	sp->group = gr ? (u32)strtoul(gr, &end, 0) : 0;
+	if (leftovers(l)) {
+		free(sp);
+		return -1;
+	}
+	evq_push(&s->q, at, EV_PARAM, 0, sp);
 	return 0;
 }
 
@@ -286,6 +342,8 @@ static int directive(struct sim *s, const char *d, struct line *l, const char *a
 		return do_port(s, l);
 	if (!strcmp(d, "flow"))
 		return do_flow(s, l);
+	if (!strcmp(d, "param"))
+		return do_param(s, l);
 	fprintf(stderr, "%s:%d: unknown directive '%s'\n", l->path, l->no, d);
 	return -1;
 }

@@ -228,6 +228,33 @@ void host_flow_stop(struct sim *s, struct flow *f)
 	}
 }
 
+/*
+ * Reconfigure live flows (e.g. ibccconfig changing CCTI_Increase): the
+ * engine applies the values at each flow's next program call.  Flows not
+ * started yet take them from their cfg.
+ */
+void host_set_param(struct sim *s, const struct sim_param *sp)
+{
+	u32 i, k;
+
+	for (i = 0; i < s->nflows; i++) {
+		struct flow *f = s->flows[i];
+		struct host *h = &s->hosts[f->src];
+
+		if (sp->flow != ~0u ? f->id != sp->flow : f->group != sp->group)
+			continue;
+		if (f->active && f->impl == IMPL_TONIC && host_cycle(s, h))
+			host_run(s, h, host_cycle(s, h) - 1);
+		for (k = 0; k < TONIC_PROG_PARAMS; k++) {
+			if (!(sp->mask & (1u << k)))
+				continue;
+			f->cfg.param[k] = sp->v[k];
+			if (f->active && f->impl == IMPL_TONIC)
+				tonic_flow_set_param(h->tc, f->local, k, sp->v[k]);
+		}
+	}
+}
+
 void host_incoming(struct sim *s, struct host *h, struct flow *f, struct pkt *p)
 {
 	u64 c = host_cycle(s, h);

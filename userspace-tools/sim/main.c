@@ -144,6 +144,9 @@ int main(int argc, char **argv)
 		case EV_FLOW_STOP:
 			host_flow_stop(s, s->flows[e.arg]);
 			break;
+		case EV_PARAM:
+			host_set_param(s, e.p);
+			break;
 		case EV_SAMPLE:
 			trace_sample(s);
 			evq_push(&s->q, s->now + s->sample_every, EV_SAMPLE, 0, NULL);

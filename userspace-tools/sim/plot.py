@@ -164,7 +164,7 @@ note("dcqcn_128b_nic_util", sm["port_nic0"].split()[1])
 
 # (5) IRN FCTs.
 fig, ax = plt.subplots(figsize=(6, 4))
-for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-FC (cap 110)"),
+for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-FC"),
                ("gbn", "RoCE go-back-N")):
     fr = rows("irn-" + v, "flows.csv")
     fct = sorted(float(r["fct_us"]) for r in fr if float(r["fct_us"]) >= 0)
@@ -222,11 +222,13 @@ for ph in range(5):
     tot = {gname: sum(v for t, v in bins[gname].items() if a < t <= b) / max(1, len([t for t in bins[gname] if a < t <= b]))
            for gname in ("0", "1")}
     note("ibcc_tenant_phase%d_gbps" % (ph + 1), "%.3f %.3f" % (tot["0"], tot["1"]))
-becn = defaultdict(list)
-for r in fr.values():
-    if r["group"] == "1" and r["src"] == "1":
-        becn[int(float(r["start_us"]) // 50000)].append(int(r["cnps"]))
-note("ibcc_tenant_becn_host1_per_phase", " ".join(str(becn[i][0]) for i in sorted(becn)))
+# BECNs of tenant 2's first QP (host 1, reconfigured at each phase) per phase.
+q1 = [r["flow"] for r in fr.values() if r["group"] == "1" and r["src"] == "1"][0]
+cn = [(float(r["t_us"]) / 1000, int(r["cnps"])) for r in s if r["flow"] == q1]
+def cn_at(t):
+    return max([c for x, c in cn if x <= t] or [0])
+note("ibcc_tenant_becn_host1_per_phase",
+     " ".join(str(cn_at((ph + 1) * 50) - cn_at(ph * 50)) for ph in range(5)))
 
 with open(os.path.join(res, "results.txt"), "w") as fp:
     fp.write("# written by userspace-tools/sim/plot.py (make eval)\n")

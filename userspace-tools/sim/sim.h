@@ -67,6 +67,7 @@ enum ev_type {
 	EV_FLOW_START,		/* arg = flow */
 	EV_FLOW_STOP,		/* arg = flow */
 	EV_SAMPLE,		/* trace sampling */
+	EV_PARAM,		/* p = struct sim_param: change program parameters */
 };
 
 struct event {
@@ -218,6 +219,15 @@ struct sim;
 int host_setup(struct sim *s, struct host *h);
 void host_flow_start(struct sim *s, struct flow *f);
 void host_flow_stop(struct sim *s, struct flow *f);
+
+/* A `param` directive: new program parameters for one flow or a group. */
+struct sim_param {
+	u32 flow;		/* ~0u: every flow of @group */
+	u32 group;
+	u8 mask;		/* which of v[] to set */
+	u32 v[TONIC_PROG_PARAMS];
+};
+void host_set_param(struct sim *s, const struct sim_param *sp);
 void host_wake(struct sim *s, struct host *h, ps_t t);
 void host_incoming(struct sim *s, struct host *h, struct flow *f, struct pkt *p);
 void host_nic_drained(struct sim *s, struct host *h);

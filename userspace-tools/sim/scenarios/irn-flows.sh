@@ -2,8 +2,8 @@
 # irn-flows.sh VARIANT: print irn-base.conf plus the flows of one variant.
 dir=$(dirname "$0")
 case $1 in
-irn)       args="prog=irn rx=irn init_cwnd=25" ;;
-irn-nobdp) args="prog=irn rx=irn" ;;
+irn)       args="prog=irn rx=irn rate_gbps=40 p0=25" ;;
+irn-nobdp) args="prog=irn rx=irn rate_gbps=40 p0=0xffffffff" ;;
 gbn)       args="prog=dcqcn rx=gbn rate_gbps=40 rto_us=320" ;;
 *) echo "usage: $0 irn|irn-nobdp|gbn" >&2; exit 2 ;;
 esac
