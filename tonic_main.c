@@ -2,20 +2,44 @@
 /*
  * Tonic for Linux: programmable transport offload.
  *
- * Module entry point; the device layer (driver/) and the TCP integration
- * (sock-glue/) register from here as they land.
+ * Module entry point: registers the soft Tonic device (driver/soft).  The
+ * TCP integration (sock-glue) registers from here once it lands.
  */
 #include <linux/module.h>
 #include <linux/init.h>
+#include "driver/device.h"
+
+static unsigned int max_flows = TONIC_MAX_FLOWS;
+module_param(max_flows, uint, 0444);
+MODULE_PARM_DESC(max_flows, "flow table size of the soft device (1..2048)");
+
+static unsigned int cycle_ps = 10000;
+module_param(cycle_ps, uint, 0444);
+MODULE_PARM_DESC(cycle_ps, "soft device cycle length in picoseconds (10000 = 10 ns)");
+
+static struct tonic_dev *tonic_soft;
 
 static int __init tonic_init(void)
 {
-	pr_info("tonic: loaded\n");
+	int err;
+
+	if (!max_flows || max_flows > TONIC_MAX_FLOWS)
+		return -EINVAL;
+	tonic_soft = tonic_soft_create(max_flows, cycle_ps);
+	if (!tonic_soft)
+		return -ENOMEM;
+	err = tonic_dev_register(tonic_soft);
+	if (err) {
+		tonic_soft->ops->destroy(tonic_soft);
+		return err;
+	}
+	pr_info("tonic: loaded (soft device, %u flows)\n", max_flows);
 	return 0;
 }
 
 static void __exit tonic_exit(void)
 {
+	tonic_dev_unregister(tonic_soft);
 	pr_info("tonic: unloaded\n");
 }
 

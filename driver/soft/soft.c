@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The soft Tonic: tonic-core running in the kernel.
+ *
+ * One engine instance behind a spinlock.  Pushes and incoming packets ring
+ * a doorbell (queue the poller); the poller runs the engine up to "now"
+ * (ktime mapped to cycles), at most TONIC_SOFT_BUDGET descriptors per run,
+ * hands the output to the flows' clients under the lock, and then either
+ * requeues itself (more work now), arms an hrtimer for the engine's next
+ * busy cycle (timers: RTO, rate credit), or goes idle (nothing to do).
+ */
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <linux/hrtimer.h>
+#include <linux/workqueue.h>
+#include <linux/ktime.h>
+#include "../device.h"
+
+#define TONIC_SOFT_BUDGET	256
+#define TONIC_SOFT_NOTES	(TONIC_SOFT_BUDGET * TONIC_NOTES_PER_CYCLE)
+
+struct tonic_soft {
+	struct tonic_dev dev;
+	struct tonic_core *tc;
+	spinlock_t lock;		/* the engine and the output buffers */
+	u32 cycle_ps;
+	u64 t0;				/* ktime (ns) of cycle 0 */
+	struct work_struct poll;
+	struct hrtimer timer;
+	struct workqueue_struct *wq;
+	bool dying;
+	struct tonic_desc desc[TONIC_SOFT_BUDGET];
+	struct tonic_note note[TONIC_SOFT_NOTES];
+	u64 runs, doorbells, timer_fires, in_dropped;
+};
+
+static inline struct tonic_soft *to_soft(struct tonic_dev *dev)
+{
+	return container_of(dev, struct tonic_soft, dev);
+}
+
+static u64 soft_now_cycle(struct tonic_soft *s)
+{
+	return div_u64((ktime_get_ns() - s->t0) * 1000, s->cycle_ps);
+}
+
+static void soft_doorbell(struct tonic_soft *s)
+{
+	if (!READ_ONCE(s->dying))
+		queue_work(s->wq, &s->poll);
+}
+
+static enum hrtimer_restart soft_timer_fn(struct hrtimer *t)
+{
+	struct tonic_soft *s = container_of(t, struct tonic_soft, timer);
+
+	s->timer_fires++;
+	soft_doorbell(s);
+	return HRTIMER_NORESTART;
+}
+
+static void soft_dispatch(struct tonic_soft *s, struct tonic_out *out)
+{
+	const struct tonic_flow_client *cl = s->dev.client;
+	u32 i;
+	void *p;
+
+	for (i = 0; i < out->nnote; i++) {
+		p = tonic_dev_flow_priv(&s->dev, out->note[i].flow);
+		if (p && cl)
+			cl->note(p, &out->note[i]);
+	}
+	for (i = 0; i < out->ndesc; i++) {
+		p = tonic_dev_flow_priv(&s->dev, out->desc[i].flow);
+		if (p && cl)
+			cl->desc(p, &out->desc[i]);
+	}
+}
+
+static void soft_poll(struct work_struct *w)
+{
+	struct tonic_soft *s = container_of(w, struct tonic_soft, poll);
+	struct tonic_out out = {
+		.desc = s->desc, .max_desc = TONIC_SOFT_BUDGET,
+		.note = s->note, .max_note = TONIC_SOFT_NOTES,
+	};
+	u64 now, next;
+	bool again;
+
+	spin_lock_bh(&s->lock);
+	s->runs++;
+	now = soft_now_cycle(s);
+	tonic_run(s->tc, now, &out);
+	soft_dispatch(s, &out);
+	next = tonic_next_cycle(s->tc);
+	again = out.ndesc == out.max_desc || next <= now;
+	spin_unlock_bh(&s->lock);
+
+	if (again) {
+		soft_doorbell(s);	/* bounded work per run: yield, then go on */
+	} else if (next != TONIC_IDLE && !READ_ONCE(s->dying)) {
+		u64 ns = s->t0 + div_u64(next * s->cycle_ps + 999, 1000);
+
+		hrtimer_start(&s->timer, ns_to_ktime(ns), HRTIMER_MODE_ABS);
+	}
+}
+
+/*
+ * An idle engine's clock stands still; move it to "now" before new input so
+ * timers armed by that input (RTO, rate credit) count from the real time.
+ * Only when no work is due before now: such work is the poller's.
+ */
+static void soft_catch_up(struct tonic_soft *s)
+{
+	struct tonic_desc d[1];
+	struct tonic_note n[TONIC_NOTES_PER_CYCLE];
+	struct tonic_out out = { .desc = d, .max_desc = 1, .note = n,
+				 .max_note = TONIC_NOTES_PER_CYCLE };
+	u64 now = soft_now_cycle(s), next = tonic_next_cycle(s->tc);
+
+	if (now && (next == TONIC_IDLE || next >= now) && tonic_now(s->tc) < now) {
+		tonic_run(s->tc, now - 1, &out);
+		soft_dispatch(s, &out);
+	}
+}
+
+static int soft_flow_add(struct tonic_dev *dev, u32 flow, const struct tonic_flow_cfg *cfg)
+{
+	struct tonic_soft *s = to_soft(dev);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	soft_catch_up(s);
+	err = tonic_flow_add(s->tc, flow, cfg);
+	spin_unlock_bh(&s->lock);
+	return err;
+}
+
+static int soft_flow_remove(struct tonic_dev *dev, u32 flow)
+{
+	struct tonic_soft *s = to_soft(dev);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	err = tonic_flow_remove(s->tc, flow);
+	spin_unlock_bh(&s->lock);
+	return err;
+}
+
+static int soft_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
+{
+	struct tonic_soft *s = to_soft(dev);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	soft_catch_up(s);
+	err = tonic_push(s->tc, flow, tail, last_len);
+	spin_unlock_bh(&s->lock);
+	if (!err) {
+		s->doorbells++;
+		soft_doorbell(s);
+	}
+	return err;
+}
+
+static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt)
+{
+	struct tonic_soft *s = to_soft(dev);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	soft_catch_up(s);
+	err = tonic_incoming(s->tc, flow, pkt);
+	if (err == -ENOBUFS)
+		s->in_dropped++;
+	spin_unlock_bh(&s->lock);
+	soft_doorbell(s);
+	return err;
+}
+
+static int soft_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st)
+{
+	struct tonic_soft *s = to_soft(dev);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	err = tonic_flow_stats(s->tc, flow, st);
+	spin_unlock_bh(&s->lock);
+	return err;
+}
+
+static void soft_dev_stats(struct tonic_dev *dev, struct tonic_core_stats *st)
+{
+	struct tonic_soft *s = to_soft(dev);
+
+	spin_lock_bh(&s->lock);
+	tonic_core_stats(s->tc, st);
+	st->in_overflow += s->in_dropped;
+	spin_unlock_bh(&s->lock);
+}
+
+static void soft_destroy(struct tonic_dev *dev)
+{
+	struct tonic_soft *s = to_soft(dev);
+
+	WRITE_ONCE(s->dying, true);
+	hrtimer_cancel(&s->timer);
+	cancel_work_sync(&s->poll);
+	hrtimer_cancel(&s->timer);
+	destroy_workqueue(s->wq);
+	tonic_core_destroy(s->tc);
+	kfree(s);
+}
+
+static const struct tonic_dev_ops soft_ops = {
+	.flow_add	= soft_flow_add,
+	.flow_remove	= soft_flow_remove,
+	.push		= soft_push,
+	.incoming	= soft_incoming,
+	.flow_stats	= soft_flow_stats,
+	.dev_stats	= soft_dev_stats,
+	.destroy	= soft_destroy,
+};
+
+struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps)
+{
+	struct tonic_core_cfg cfg = {
+		.max_flows = max_flows,
+		.wnd_bits = 256,
+		.ring_depth = TONIC_RING_DEFAULT,
+		.cycle_ps = cycle_ps,
+		.in_queue = 4096,
+	};
+	struct tonic_soft *s;
+
+	s = kzalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return NULL;
+	s->tc = tonic_core_create(&cfg);
+	if (!s->tc)
+		goto err;
+	s->wq = alloc_workqueue("tonic_soft", WQ_HIGHPRI | WQ_MEM_RECLAIM, 1);
+	if (!s->wq)
+		goto err;
+	spin_lock_init(&s->lock);
+	s->cycle_ps = cycle_ps;
+	s->t0 = ktime_get_ns();
+	INIT_WORK(&s->poll, soft_poll);
+	hrtimer_init(&s->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS);
+	s->timer.function = soft_timer_fn;
+	s->dev.name = "soft0";
+	s->dev.ops = &soft_ops;
+	s->dev.max_flows = max_flows;
+	s->dev.cycle_ps = cycle_ps;
+	return &s->dev;
+err:
+	tonic_core_destroy(s->tc);
+	kfree(s);
+	return NULL;
+}
