@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Attaching an established connection to the device, and giving it back.
+ *
+ * Attach happens at a send, under lock_sock, when the kernel holds no bytes
+ * of its own (snd_una == snd_nxt == write_seq): the flow starts at
+ * write_seq.  Detach removes the flow from the device; after a drain
+ * (everything acked) the kernel's sequence state is already consistent and
+ * plain TCP carries on.  Detaching with bytes unacked drops them (peer
+ * reset, failure, close timeout) and pulls write_seq back to snd_nxt.
+ */
+#include <net/tcp.h>
+#include "glue.h"
+
+bool tonic_drained(const struct tonic_sk *ctx)
+{
+	return ctx->head == ctx->tail;
+}
+
+int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct tonic_flow_cfg fcfg = {};
+	u32 mss = tp->mss_cache, seg, flow;
+	int err;
+
+#ifdef CONFIG_TCP_MD5SIG
+	if (rcu_access_pointer(tp->md5sig_info)) {
+		ctx->state = TONIC_SK_FALLBACK;
+		TONIC_INC(fallback_md5);
+		return -EOPNOTSUPP;
+	}
+#endif
+	if (!ctx->ring) {
+		ctx->ring = kvmalloc_array(TONIC_RING, sizeof(*ctx->ring), GFP_KERNEL);
+		if (!ctx->ring)
+			return -ENOMEM;
+	}
+	seg = ctx->cfg_seg ? ctx->cfg_seg : mss;
+	if (seg > mss && !sk_can_gso(sk))
+		seg = mss;
+	seg = clamp_t(u32, seg, 1, 60000);
+
+	fcfg.prog = ctx->prog;
+	fcfg.seg_size = seg;
+	fcfg.ack_notify = TONIC_ACK_NOTIFY;
+	fcfg.start_seg = 0;
+
+	spin_lock_bh(&ctx->lock);
+	ctx->isn = tp->write_seq;
+	ctx->seg = seg;
+	ctx->base_seg = ctx->tail_seg = 0;
+	ctx->base_off = ctx->ttail = 0;
+	ctx->peer_right = tp->snd_una + tp->snd_wnd;
+	ctx->last_ack = tp->snd_una;
+	ctx->wnd_blocked = false;
+	ctx->head = ctx->tail = 0;
+	ctx->sub_pending = false;
+	ctx->fin_pending = false;
+	spin_lock(&ctx->qlock);
+	ctx->rhead = ctx->rcount = 0;
+	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
+	spin_unlock(&ctx->qlock);
+	err = tonic_dev_flow_attach(ctx->dev, &fcfg, ctx, &flow);
+	if (!err) {
+		ctx->flow = flow;
+		ctx->attached = true;
+	}
+	spin_unlock_bh(&ctx->lock);
+	if (err) {
+		ctx->state = TONIC_SK_FALLBACK;
+		if (err == -ENOSPC)
+			TONIC_INC(fallback_full);
+		else
+			TONIC_INC(fallback_other);
+		return err;
+	}
+	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
+	ctx->t_armed = false;
+	ctx->state = TONIC_SK_OFFLOADED;
+	ctx->attaches++;
+	TONIC_INC(attaches);
+	/* No kernel sndbuf autotuning happens for bytes it never holds: size it here. */
+	if (!(sk->sk_userlocks & SOCK_SNDBUF_LOCK)) {
+		int want = min_t(u64, READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_wmem[2]),
+				 2ULL * 256 * seg);
+
+		if (want > READ_ONCE(sk->sk_sndbuf))
+			WRITE_ONCE(sk->sk_sndbuf, want);
+	}
+	return 0;
+}
+
+/* Any context (socket destruction may be in softirq): must not sleep. */
+void tonic_detach(struct sock *sk, struct tonic_sk *ctx)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 flow;
+
+	if (!ctx->attached)
+		return;
+	spin_lock_bh(&ctx->lock);
+	ctx->attached = false;
+	flow = ctx->flow;
+	spin_unlock_bh(&ctx->lock);
+	tonic_dev_flow_detach(ctx->dev, flow);
+	hrtimer_try_to_cancel(&ctx->ttimer);
+	ctx->t_armed = false;
+	spin_lock_bh(&ctx->qlock);
+	ctx->rcount = 0;
+	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
+	spin_unlock_bh(&ctx->qlock);
+	if (!tonic_drained(ctx)) {
+		/* Bytes that will never be sent: the kernel must not think they were queued. */
+		WRITE_ONCE(tp->write_seq, tp->snd_nxt);
+	}
+	tonic_sbuf_purge(sk, ctx);
+	ctx->sub_pending = false;
+	TONIC_INC(detaches);
+}
+
+/* Wait until every offloaded byte is acked (or the flow went away). */
+int tonic_wait_drained(struct sock *sk, struct tonic_sk *ctx, long timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (ctx->attached && !tonic_drained(ctx)) {
+		if (sk->sk_err) {
+			err = -sk->sk_err;
+			break;
+		}
+		if (!timeo) {
+			err = -EAGAIN;
+			break;
+		}
+		if (signal_pending(current)) {
+			err = sock_intr_errno(timeo);
+			break;
+		}
+		tonic_flow_kick(ctx);
+		sk_wait_event(sk, &timeo, !ctx->attached || tonic_drained(ctx) || sk->sk_err,
+			      &wait);
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+/* Wait until the kernel's own write and retransmit queues are empty. */
+int tonic_wait_kernel_idle(struct sock *sk, long timeo)
+{
+	DEFINE_WAIT_FUNC(wait, woken_wake_function);
+	int err = 0;
+
+	add_wait_queue(sk_sleep(sk), &wait);
+	while (!tcp_rtx_and_write_queues_empty(sk)) {
+		long chunk, used;
+
+		if (sk->sk_err || timeo <= 0 || signal_pending(current)) {
+			err = -EAGAIN;
+			break;
+		}
+		/* Woken by TCP's write-space callback as acks free its queue. */
+		chunk = min_t(long, timeo, HZ / 50 + 1);
+		used = chunk;
+		if (sk->sk_socket)
+			set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+		sk_wait_event(sk, &chunk, tcp_rtx_and_write_queues_empty(sk), &wait);
+		if (timeo != MAX_SCHEDULE_TIMEOUT)
+			timeo -= used - chunk;
+	}
+	remove_wait_queue(sk_sleep(sk), &wait);
+	return err;
+}
+
+int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on)
+{
+	int err = 0;
+
+	if (on) {
+		ctx->want = true;
+		if (!ctx->attached)	/* an explicit request retries a fallback too */
+			ctx->state = TONIC_SK_PENDING;
+		return 0;
+	}
+	ctx->want = false;
+	if (ctx->attached) {
+		ctx->state = TONIC_SK_DRAINING;
+		err = tonic_wait_drained(sk, ctx, sock_sndtimeo(sk, 0));
+		if (ctx->attached && tonic_drained(ctx))
+			tonic_detach(sk, ctx);
+		if (ctx->attached)
+			return err ? err : -EAGAIN;
+	}
+	ctx->state = TONIC_SK_SOFTWARE;
+	return 0;
+}

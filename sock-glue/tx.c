@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From descriptors to TCP segments.
+ *
+ * The device hands each flow's descriptors and notifications to
+ * tonic_client (under the device lock: just queue them and kick the
+ * flow's work).  The work runs under lock_sock: it applies acks (frees the
+ * send buffer), ends sub-segment bursts, builds one TCP segment per
+ * descriptor -- seq from the segment's offset, ack = rcv_nxt, the window
+ * the kernel last advertised, timestamps -- and hands it to
+ * icsk_af_ops->queue_xmit, advancing snd_nxt first so the kernel's tcp_ack
+ * accepts the peer's acks.  The kernel's retransmit queue stays empty, so
+ * its RTO/TLP timers stay idle: Tonic owns retransmission.
+ */
+#include <linux/module.h>
+#include <net/tcp.h>
+#include <net/inet_ecn.h>
+#include "glue.h"
+
+struct workqueue_struct *tonic_flow_wq;
+
+static void tonic_client_desc(void *priv, const struct tonic_desc *d)
+{
+	struct tonic_sk *ctx = priv;
+	bool kick = false;
+
+	spin_lock(&ctx->qlock);
+	if (ctx->ring && ctx->rcount < TONIC_RING) {
+		ctx->ring[(ctx->rhead + ctx->rcount) % TONIC_RING] = *d;
+		ctx->rcount++;
+		kick = true;
+	} else {
+		ctx->ring_drops++;	/* the device's RTO will resend it */
+	}
+	spin_unlock(&ctx->qlock);
+	if (kick)
+		tonic_flow_kick(ctx);
+}
+
+static void tonic_client_note(void *priv, const struct tonic_note *n)
+{
+	struct tonic_sk *ctx = priv;
+
+	spin_lock(&ctx->qlock);
+	switch (n->type) {
+	case TONIC_NOTE_ACKED:
+		if (!ctx->n_acked || tonic_after(n->value, ctx->n_acked_seg))
+			ctx->n_acked_seg = n->value;
+		ctx->n_acked = true;
+		break;
+	case TONIC_NOTE_BURST_DONE:
+		ctx->n_burst = true;
+		ctx->n_burst_seg = n->value;
+		break;
+	case TONIC_NOTE_FAILED:
+		ctx->n_failed = true;
+		break;
+	}
+	spin_unlock(&ctx->qlock);
+	tonic_flow_kick(ctx);
+}
+
+const struct tonic_flow_client tonic_client = {
+	.desc = tonic_client_desc,
+	.note = tonic_client_note,
+};
+
+void tonic_flow_kick(struct tonic_sk *ctx)
+{
+	if (test_and_set_bit(TONIC_WORK_QUEUED, &ctx->bits))
+		return;
+	sock_hold(ctx->sk);
+	tonic_sk_get(ctx);
+	if (!queue_work(tonic_flow_wq, &ctx->work)) {
+		sock_put(ctx->sk);
+		tonic_sk_put(ctx);
+	}
+}
+
+static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
+{
+	return sizeof(struct tcphdr) + (tp->rx_opt.tstamp_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+}
+
+static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic_desc *d)
+{
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct inet_sock *inet = inet_sk(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 hlen = tonic_tcp_hdrlen(tp), seq, len = d->len, win, mss;
+	struct sk_buff *skb;
+	struct tcphdr *th;
+	u64 off;
+	u16 flags = TCPHDR_ACK;
+	int err;
+
+	if (tonic_before(d->seg, ctx->base_seg) || !tonic_before(d->seg, ctx->tail_seg))
+		return;		/* from before a burst boundary: already acked */
+	off = tonic_seg_off(ctx, d->seg);
+	if (off + len > ctx->ttail)
+		len = ctx->ttail - off;
+	if (off + len <= ctx->head)
+		return;		/* acked while the descriptor waited */
+	if (off < ctx->head) {	/* partly acked */
+		len -= ctx->head - off;
+		off = ctx->head;
+	}
+	seq = ctx->isn + (u32)off;
+
+	skb = alloc_skb(MAX_TCP_HEADER, sk_gfp_mask(sk, GFP_ATOMIC));
+	if (!skb)
+		goto fail;
+	skb_reserve(skb, MAX_TCP_HEADER);
+	if (tonic_sbuf_fill_skb(ctx, skb, off, len)) {
+		kfree_skb(skb);
+		goto fail;
+	}
+	th = skb_push(skb, hlen);
+	skb_reset_transport_header(skb);
+	memset(th, 0, hlen);
+	th->source = inet->inet_sport;
+	th->dest = inet->inet_dport;
+	th->seq = htonl(seq);
+	th->ack_seq = htonl(tp->rcv_nxt);
+	if (d->flags & TONIC_DESC_LAST || off + len == ctx->tail)
+		flags |= TCPHDR_PSH;
+	if ((d->flags & TONIC_DESC_CWR) && (tp->ecn_flags & TCP_ECN_OK))
+		flags |= TCPHDR_CWR;
+	*(((__be16 *)th) + 6) = htons(((hlen >> 2) << 12) | flags);
+	/* The right edge the kernel last advertised, never more. */
+	win = tcp_receive_window(tp) >> tp->rx_opt.rcv_wscale;
+	th->window = htons(min_t(u32, win, 65535U));
+	if (tp->rx_opt.tstamp_ok) {
+		__be32 *ptr = (__be32 *)(th + 1);
+
+		*ptr++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
+			       (TCPOPT_TIMESTAMP << 8) | TCPOLEN_TIMESTAMP);
+		*ptr++ = htonl(tcp_time_stamp_raw() + tp->tsoffset);
+		*ptr = htonl(tp->rx_opt.ts_recent);
+	}
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb_set_owner_w(skb, sk);
+	mss = tp->mss_cache;
+	if (len > mss) {
+		skb_shinfo(skb)->gso_size = mss;
+		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(len, mss);
+		skb_shinfo(skb)->gso_type = sk->sk_gso_type;
+	}
+	icsk->icsk_af_ops->send_check(sk, skb);
+	if (after(seq + len, tp->snd_nxt))
+		WRITE_ONCE(tp->snd_nxt, seq + len);
+	err = net_xmit_eval(icsk->icsk_af_ops->queue_xmit(sk, skb, &inet->cork.fl));
+	if (err)
+		goto fail;
+	ctx->segs_sent++;
+	TONIC_INC(segs_tx);
+	if (d->flags & TONIC_DESC_RTX) {
+		ctx->segs_rtx++;
+		TONIC_INC(segs_rtx);
+	}
+	return;
+fail:
+	ctx->tx_errors++;	/* the device's retransmission timer covers it */
+	TONIC_INC(tx_errors);
+}
+
+static void tonic_wake(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_all(&wq->wait);
+	rcu_read_unlock();
+}
+
+/* Under lock_sock.  Returns true if the connection must be aborted. */
+static bool tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
+{
+	bool acked, burst, failed;
+	u32 acked_seg, burst_seg;
+	struct tonic_desc d;
+	int budget = TONIC_RING;
+
+	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) || sk->sk_err) {
+		/* Reset by the peer (or closed under us): the bytes have nowhere to go. */
+		tonic_detach(sk, ctx);
+		ctx->state = TONIC_SK_SOFTWARE;
+		tonic_wake(sk);
+		return false;
+	}
+	spin_lock_bh(&ctx->qlock);
+	acked = ctx->n_acked;
+	acked_seg = ctx->n_acked_seg;
+	burst = ctx->n_burst;
+	burst_seg = ctx->n_burst_seg;
+	failed = ctx->n_failed;
+	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
+	spin_unlock_bh(&ctx->qlock);
+
+	if (failed) {
+		TONIC_INC(failed);
+		tonic_detach(sk, ctx);
+		ctx->state = TONIC_SK_SOFTWARE;
+		return true;
+	}
+	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
+	    !tonic_after(acked_seg, ctx->tail_seg))
+		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
+	if (burst && burst_seg == ctx->tail_seg) {
+		tonic_sbuf_free_to(sk, ctx, ctx->ttail);
+		spin_lock_bh(&ctx->lock);
+		ctx->base_seg = ctx->tail_seg;
+		ctx->base_off = ctx->ttail;
+		spin_unlock_bh(&ctx->lock);
+		ctx->sub_pending = false;
+	}
+	while (budget--) {
+		spin_lock_bh(&ctx->qlock);
+		if (!ctx->rcount) {
+			spin_unlock_bh(&ctx->qlock);
+			break;
+		}
+		d = ctx->ring[ctx->rhead];
+		ctx->rhead = (ctx->rhead + 1) % TONIC_RING;
+		ctx->rcount--;
+		spin_unlock_bh(&ctx->qlock);
+		tonic_xmit(sk, ctx, &d);
+	}
+	if (budget < 0)
+		tonic_flow_kick(ctx);
+	tonic_carve(sk, ctx);
+	if (tonic_drained(ctx)) {
+		if (!ctx->want) {		/* toggle-off completes */
+			tonic_detach(sk, ctx);
+			ctx->state = TONIC_SK_SOFTWARE;
+		} else if (ctx->fin_pending) {	/* shutdown(SHUT_WR) completes */
+			tonic_detach(sk, ctx);
+			ctx->state = TONIC_SK_SOFTWARE;
+			ctx->fin_pending = false;
+			tcp_shutdown(sk, SEND_SHUTDOWN);
+		}
+	}
+	if (acked || burst || !ctx->attached)
+		tonic_wake(sk);
+	return false;
+}
+
+void tonic_flow_work(struct work_struct *w)
+{
+	struct tonic_sk *ctx = container_of(w, struct tonic_sk, work);
+	struct sock *sk = ctx->sk;
+	bool abort = false;
+
+	clear_bit(TONIC_WORK_QUEUED, &ctx->bits);
+	lock_sock(sk);
+	if (!ctx->dead && ctx->attached)
+		abort = tonic_flow_process(sk, ctx);
+	release_sock(sk);
+	if (abort) {
+		TONIC_INC(aborted);
+		tcp_abort(sk, ETIMEDOUT);
+	}
+	sock_put(sk);
+	tonic_sk_put(ctx);
+}
