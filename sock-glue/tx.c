@@ -149,7 +149,13 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	icsk->icsk_af_ops->send_check(sk, skb);
 	if (after(seq + len, tp->snd_nxt))
 		WRITE_ONCE(tp->snd_nxt, seq + len);
-	err = net_xmit_eval(icsk->icsk_af_ops->queue_xmit(sk, skb, &inet->cork.fl));
+	/*
+	 * net_xmit_eval() is a macro that evaluates its argument twice: never
+	 * wrap the call in it, or a segment that was not NET_XMIT_CN is sent a
+	 * second time after the first send already handed it to the peer.
+	 */
+	err = icsk->icsk_af_ops->queue_xmit(sk, skb, &inet->cork.fl);
+	err = net_xmit_eval(err);
 	if (err)
 		goto fail;
 	ctx->segs_sent++;
