@@ -8,6 +8,7 @@
 #include <linux/module.h>
 #include <linux/init.h>
 #include "driver/device.h"
+#include "driver/pci/tonic_pci.h"
 
 static unsigned int max_flows = TONIC_MAX_FLOWS;
 module_param(max_flows, uint, 0444);
@@ -25,20 +26,29 @@ static int __init tonic_init(void)
 
 	if (!max_flows || max_flows > TONIC_MAX_FLOWS)
 		return -EINVAL;
+	/* A bound PCIe Tonic registers first: it is the default device. */
+	err = tonic_pci_init(NULL);
+	if (err)
+		return err;
+	err = -ENOMEM;
 	tonic_soft = tonic_soft_create(max_flows, cycle_ps);
 	if (!tonic_soft)
-		return -ENOMEM;
+		goto err_pci;
 	err = tonic_dev_register(tonic_soft);
 	if (err) {
 		tonic_soft->ops->destroy(tonic_soft);
-		return err;
+		goto err_pci;
 	}
 	pr_info("tonic: loaded (soft device, %u flows)\n", max_flows);
 	return 0;
+err_pci:
+	tonic_pci_exit();
+	return err;
 }
 
 static void __exit tonic_exit(void)
 {
+	tonic_pci_exit();
 	tonic_dev_unregister(tonic_soft);
 	pr_info("tonic: unloaded\n");
 }
