@@ -84,7 +84,10 @@ struct tonic_pci {
 	struct tp_flow *flows;
 
 	struct tp_lb *lb;	/* loopback self-test in progress (under evt_lock) */
-	struct mutex lb_mutex;
+	struct mutex lb_mutex;	/* lb_result, lb_busy, lb_flows, lb_segs */
+	struct work_struct lb_work;
+	bool lb_busy;
+	u32 lb_flows, lb_segs;
 	char lb_result[320];
 
 	struct hrtimer timer;
@@ -846,12 +849,14 @@ static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
 	u32 i, hi;
 	int err = 0;
 
-	if (!nflows || nflows > TP_LB_MAX || !segs || segs > (1u << 24))
-		return -EINVAL;
 	lb = kzalloc(sizeof(*lb), GFP_KERNEL);
-	if (!lb)
+	if (!lb) {
+		mutex_lock(&p->lb_mutex);
+		snprintf(p->lb_result, sizeof(p->lb_result), "result: fail\n");
+		p->lb_busy = false;
+		mutex_unlock(&p->lb_mutex);
 		return -ENOMEM;
-	mutex_lock(&p->lb_mutex);
+	}
 	spin_lock_bh(&p->evt_lock);
 	p->lb = lb;
 	spin_unlock_bh(&p->evt_lock);
@@ -908,6 +913,7 @@ static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
 	spin_unlock_bh(&p->evt_lock);
 	if (!err && !done)
 		err = -ETIMEDOUT;
+	mutex_lock(&p->lb_mutex);
 	snprintf(p->lb_result, sizeof(p->lb_result),
 		 "result: %s\nflows: %u\nsegments: %u\ndescriptors: %llu\nns: %llu\n"
 		 "desc_per_s: %llu\nmmio_reads_per_desc_x100: %llu\nmmio_writes_per_desc_x100: %llu\n"
@@ -918,24 +924,47 @@ static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
 		 div64_u64((atomic64_read(&p->mmio_wr) - wr0) * 100, max_t(u64, descs, 1)),
 		 div64_u64(descs * 100, max_t(u64, atomic64_read(&p->doorbells) - db0, 1)),
 		 atomic64_read(&p->cmds) - cmd0, atomic64_read(&p->events) - ev0);
+	p->lb_busy = false;
 	mutex_unlock(&p->lb_mutex);
 	kfree(lb);
 	return err;
 }
 
-/* Write "FLOWS SEGMENTS" to run the loopback self-test; read the result. */
+static void tp_lb_work(struct work_struct *w)
+{
+	struct tonic_pci *p = container_of(w, struct tonic_pci, lb_work);
+
+	tp_loopback(p, p->lb_flows, p->lb_segs);
+}
+
+/*
+ * Write "FLOWS SEGMENTS" to start the loopback self-test (in a work item,
+ * so that an unbind can interrupt it); read "result: running|ok|fail" and
+ * the figures.
+ */
 static ssize_t tonic_loopback_store(struct device *d, struct device_attribute *attr,
 				    const char *buf, size_t count)
 {
 	struct tonic_pci *p = pci_get_drvdata(to_pci_dev(d));
 	u32 nflows, segs;
-	int err;
+	int err = 0;
 
 	if (!p)
 		return -ENODEV;
-	if (sscanf(buf, "%u %u", &nflows, &segs) != 2)
+	if (sscanf(buf, "%u %u", &nflows, &segs) != 2 || !nflows || nflows > TP_LB_MAX ||
+	    !segs || segs > (1u << 24))
 		return -EINVAL;
-	err = tp_loopback(p, nflows, segs);
+	mutex_lock(&p->lb_mutex);
+	if (p->lb_busy || READ_ONCE(p->dying)) {
+		err = -EBUSY;
+	} else {
+		p->lb_busy = true;
+		p->lb_flows = nflows;
+		p->lb_segs = segs;
+		snprintf(p->lb_result, sizeof(p->lb_result), "result: running\n");
+		queue_work(system_long_wq, &p->lb_work);
+	}
+	mutex_unlock(&p->lb_mutex);
 	return err ? err : count;
 }
 
@@ -974,6 +1003,7 @@ static int tp_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	spin_lock_init(&p->evt_lock);
 	INIT_LIST_HEAD(&p->zombie);
 	mutex_init(&p->lb_mutex);
+	INIT_WORK(&p->lb_work, tp_lb_work);
 	INIT_WORK(&p->poll, tp_poll);
 	hrtimer_init(&p->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	p->timer.function = tp_timer_fn;
@@ -1058,7 +1088,10 @@ static void tp_remove(struct pci_dev *pdev)
 	/* Posters check the state under cmd_lock: none is past the check now. */
 	spin_lock_bh(&p->cmd_lock);
 	spin_unlock_bh(&p->cmd_lock);
+	mutex_lock(&p->lb_mutex);
 	WRITE_ONCE(p->dying, true);
+	mutex_unlock(&p->lb_mutex);
+	flush_work(&p->lb_work);	/* its flows failed: it stops at once */
 	hrtimer_cancel(&p->timer);
 	cancel_work_sync(&p->poll);
 	hrtimer_cancel(&p->timer);

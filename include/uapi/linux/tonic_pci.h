@@ -87,7 +87,7 @@
 /* TONIC_PCI_REG_FAULT: written by a test; the model acts on it with CAP_FAULT. */
 #define TONIC_PCI_FAULT_NONE		0
 #define TONIC_PCI_FAULT_DIE		0xdead0001	/* the model process exits at once */
-#define TONIC_PCI_FAULT_HANG		0xdead0002	/* stops consuming and heartbeating */
+#define TONIC_PCI_FAULT_HANG		0xdead0002	/* stops consuming and heartbeating for 3 s */
 #define TONIC_PCI_FAULT_GARBAGE		0xdead0003	/* writes bad events and indices */
 
 /* Timing contract. */
