@@ -536,8 +536,12 @@ static void tp_event(struct tonic_pci *p, const struct tonic_pci_evt *e, u32 *ba
 	case TONIC_PCI_EV_NOTE: {
 		struct tonic_note n = { .flow = e->flow, .type = e->flags, .value = e->a };
 
-		if (n.type > TONIC_NOTE_FAILED) {
+		/* Acked / burst-done points never lie beyond what was pushed. */
+		if (n.type > TONIC_NOTE_FAILED ||
+		    (n.type != TONIC_NOTE_FAILED && tonic_after(n.value, READ_ONCE(f->tail)))) {
 			(*bad)++;
+			dev_warn_ratelimited(&p->pdev->dev, "tonic: bad note %u value %u flow %u\n",
+					     n.type, n.value, n.flow);
 			tp_fail_flow(p, e->flow);
 			return;
 		}
