@@ -33,6 +33,7 @@
 #include "../device.h"
 #include "program.h"
 #include "tonic_pci.h"
+#include <trace/events/tonic.h>
 
 #define POLL_FAST_NS		(100 * NSEC_PER_USEC)
 #define POLL_SLOW_NS		(2 * NSEC_PER_MSEC)
@@ -172,6 +173,7 @@ static void tp_out_desc(struct tonic_pci *p, void *priv, const struct tonic_desc
 {
 	if (!priv)
 		return;
+	trace_tonic_segment_out(&p->dev, d);
 	if (priv == p->lb)
 		tp_lb_desc(p->lb, d);
 	else if (tp_client)
@@ -182,6 +184,8 @@ static void tp_out_note(struct tonic_pci *p, void *priv, const struct tonic_note
 {
 	if (!priv)
 		return;
+	if (n->type == TONIC_NOTE_FAILED)
+		tonic_dev_flow_failed(&p->dev, n->flow, n->value);
 	if (priv == p->lb) {
 		if (n->type == TONIC_NOTE_FAILED)
 			p->lb->failed = true;
@@ -401,6 +405,7 @@ static int tp_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *
 	spin_lock_bh(&p->cmd_lock);
 	err = tp_post(p, &c, 7 + 2 * n);
 	spin_unlock_bh(&p->cmd_lock);
+	trace_tonic_ack_in(dev, flow, pkt, err);
 	tp_kick(p);
 	return err;
 }
@@ -476,6 +481,13 @@ static void tp_dev_stats(struct tonic_dev *dev, struct tonic_core_stats *st)
 	st->in_overflow += atomic64_read(&p->cmd_full);
 }
 
+static const char *tp_prog_name(struct tonic_dev *dev, u32 idx)
+{
+	struct tonic_pci *p = to_tp(dev);
+
+	return idx < p->nprogs ? p->progs[idx] : NULL;
+}
+
 static void tp_destroy(struct tonic_dev *dev)
 {
 	struct tonic_pci *p = to_tp(dev);
@@ -492,6 +504,7 @@ static const struct tonic_dev_ops tp_ops = {
 	.flow_stats	= tp_flow_stats,
 	.dev_stats	= tp_dev_stats,
 	.destroy	= tp_destroy,
+	.prog_name	= tp_prog_name,
 };
 
 /* Under evt_lock: one event, validated, to its flow's client. */
@@ -865,7 +878,8 @@ static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
 	p->lb = lb;
 	spin_unlock_bh(&p->evt_lock);
 	for (i = 0; i < nflows; i++) {
-		err = tonic_dev_flow_attach(&p->dev, &cfg, lb, &lb->flow[i]);
+		err = tonic_dev_flow_attach_flags(&p->dev, &cfg, lb, TONIC_DEV_FLOW_SELF,
+						  &lb->flow[i]);
 		if (err)
 			break;
 		spin_lock_bh(&p->evt_lock);
@@ -1042,6 +1056,9 @@ static int tp_probe(struct pci_dev *pdev, const struct pci_device_id *id)
 	p->dev.name = p->name;
 	p->dev.ops = &tp_ops;
 	p->dev.client = tp_client;
+	p->dev.backend = "pci";
+	p->dev.wnd_bits = p->wnd_bits;
+	p->dev.ring_depth = p->ring_depth;
 	pci_set_drvdata(pdev, p);
 	err = tonic_dev_register(&p->dev);
 	if (err)
