@@ -9,6 +9,8 @@
 #include <linux/init.h>
 #include "driver/device.h"
 #include "driver/pci/tonic_pci.h"
+#include "driver/admin.h"
+#include "netlink/nl.h"
 
 static unsigned int max_flows = TONIC_MAX_FLOWS;
 module_param(max_flows, uint, 0444);
@@ -26,10 +28,14 @@ static int __init tonic_init(void)
 
 	if (!max_flows || max_flows > TONIC_MAX_FLOWS)
 		return -EINVAL;
+	/* Per-netns defaults and net.tonic.* sysctls. */
+	err = tonic_defaults_init();
+	if (err)
+		return err;
 	/* A bound PCIe Tonic registers first: it is the default device. */
 	err = tonic_pci_init(NULL);
 	if (err)
-		return err;
+		goto err_defaults;
 	err = -ENOMEM;
 	tonic_soft = tonic_soft_create(max_flows, cycle_ps);
 	if (!tonic_soft)
@@ -39,17 +45,29 @@ static int __init tonic_init(void)
 		tonic_soft->ops->destroy(tonic_soft);
 		goto err_pci;
 	}
+	/* Last: the admin interface sees every device from its first request. */
+	err = tonic_nl_init();
+	if (err)
+		goto err_soft;
 	pr_info("tonic: loaded (soft device, %u flows)\n", max_flows);
 	return 0;
+err_soft:
+	tonic_pci_exit();
+	tonic_dev_unregister(tonic_soft);
+	goto err_defaults;
 err_pci:
 	tonic_pci_exit();
+err_defaults:
+	tonic_defaults_exit();
 	return err;
 }
 
 static void __exit tonic_exit(void)
 {
+	tonic_nl_exit();
 	tonic_pci_exit();
 	tonic_dev_unregister(tonic_soft);
+	tonic_defaults_exit();
 	pr_info("tonic: unloaded\n");
 }
 
