@@ -64,6 +64,7 @@ CHECK_SUITES := build-check
 -include tests/unit/unit.mk
 -include userspace-tools/tools.mk
 -include userspace-tools/sim/sim.mk
+-include userspace-tools/devmodel/devmodel.mk
 include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 

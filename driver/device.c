@@ -10,7 +10,11 @@
 #include <linux/slab.h>
 #include <linux/bitmap.h>
 #include <linux/mutex.h>
+#include <uapi/linux/tonic.h>
 #include "device.h"
+#include "program.h"
+#include "../netlink/event.h"
+#include <trace/events/tonic.h>
 
 static LIST_HEAD(tonic_devs);
 static DEFINE_MUTEX(tonic_devs_lock);
@@ -23,9 +27,11 @@ int tonic_dev_register(struct tonic_dev *dev)
 	spin_lock_init(&dev->id_lock);
 	dev->ids = bitmap_zalloc(dev->max_flows, GFP_KERNEL);
 	dev->priv = kvcalloc(dev->max_flows, sizeof(void *), GFP_KERNEL);
-	if (!dev->ids || !dev->priv) {
+	dev->flows = kvcalloc(dev->max_flows, sizeof(*dev->flows), GFP_KERNEL);
+	if (!dev->ids || !dev->priv || !dev->flows) {
 		bitmap_free(dev->ids);
 		kvfree(dev->priv);
+		kvfree(dev->flows);
 		return -ENOMEM;
 	}
 	atomic64_set(&dev->flows_added, 0);
@@ -51,6 +57,7 @@ void tonic_dev_unregister(struct tonic_dev *dev)
 	WARN_ON_ONCE(tonic_dev_flows_in_use(dev));
 	bitmap_free(dev->ids);
 	kvfree(dev->priv);
+	kvfree(dev->flows);
 	if (dev->ops->destroy)
 		dev->ops->destroy(dev);
 }
@@ -63,8 +70,56 @@ struct tonic_dev *tonic_dev_default(void)
 int tonic_dev_flow_attach(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg, void *priv,
 			  u32 *flow)
 {
+	return tonic_dev_flow_attach_flags(dev, cfg, priv, 0, flow);
+}
+
+/* The client's (or device.c's own) description of an attached flow. */
+static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic_flow_info *fi)
+{
+	const struct tonic_dev_flow *df = &dev->flows[flow];
+	const struct tonic_flow_client *cl = dev->client;
+	void *priv = dev->priv[flow];
+	int owner = TONIC_FLOW_OWNER_UNKNOWN;
+
+	memset(fi, 0, sizeof(*fi));
+	if (df->flags & TONIC_DEV_FLOW_SELF)
+		owner = TONIC_FLOW_OWNER_DEVICE;
+	else if (priv && cl && cl->info && !cl->info(priv, fi))
+		owner = TONIC_FLOW_OWNER_SOCKET;
+	if (owner != TONIC_FLOW_OWNER_SOCKET)
+		memset(fi, 0, sizeof(*fi));
+	fi->program[sizeof(fi->program) - 1] = 0;
+	if (!fi->program[0] && df->prog)
+		strscpy(fi->program, df->prog->name, sizeof(fi->program));
+	if (!fi->seg_size)
+		fi->seg_size = df->seg_size;
+	return owner;
+}
+
+int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, struct tonic_flow_info *fi,
+			struct tonic_flow_stats *st)
+{
+	int owner = -ENOENT;
+
+	if (flow >= dev->max_flows)
+		return -ENOENT;
+	spin_lock_bh(&dev->id_lock);
+	if (test_bit(flow, dev->ids) && dev->priv[flow]) {
+		owner = tonic_dev_flow_describe(dev, flow, fi);
+		memset(st, 0, sizeof(*st));
+		if (dev->ops->flow_stats && dev->ops->flow_stats(dev, flow, st))
+			memset(st, 0, sizeof(*st));
+	}
+	spin_unlock_bh(&dev->id_lock);
+	return owner;
+}
+
+int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
+				void *priv, u32 flags, u32 *flow)
+{
+	struct tonic_flow_info fi;
 	unsigned long id;
-	int err;
+	int err, owner;
 
 	spin_lock_bh(&dev->id_lock);
 	id = find_first_zero_bit(dev->ids, dev->max_flows);
@@ -75,6 +130,9 @@ int tonic_dev_flow_attach(struct tonic_dev *dev, const struct tonic_flow_cfg *cf
 	}
 	__set_bit(id, dev->ids);
 	WRITE_ONCE(dev->priv[id], priv);
+	dev->flows[id].prog = cfg->prog;
+	dev->flows[id].seg_size = cfg->seg_size;
+	dev->flows[id].flags = flags;
 	spin_unlock_bh(&dev->id_lock);
 
 	err = dev->ops->flow_add(dev, id, cfg);
@@ -87,19 +145,101 @@ int tonic_dev_flow_attach(struct tonic_dev *dev, const struct tonic_flow_cfg *cf
 	}
 	atomic64_inc(&dev->flows_added);
 	*flow = id;
+	trace_tonic_flow_add(dev, id, cfg);
+	if (tonic_nl_flow_event_wanted()) {
+		spin_lock_bh(&dev->id_lock);
+		owner = tonic_dev_flow_describe(dev, id, &fi);
+		spin_unlock_bh(&dev->id_lock);
+		tonic_nl_flow_event(dev, id, TONIC_CMD_FLOW_ADD_NTF, owner, &fi, 0);
+	}
 	return 0;
 }
 
 void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 {
+	struct tonic_flow_info fi;
+	bool ev;
+	int owner = 0;
+
 	if (WARN_ON_ONCE(flow >= dev->max_flows))
 		return;
+	trace_tonic_flow_remove(dev, flow);
+	/* Described before the client may let go of its pointer. */
+	ev = tonic_nl_flow_event_wanted();
+	if (ev) {
+		spin_lock_bh(&dev->id_lock);
+		owner = tonic_dev_flow_describe(dev, flow, &fi);
+		spin_unlock_bh(&dev->id_lock);
+	}
 	/* The backend delivers under its own lock: after this, nothing for @flow. */
 	dev->ops->flow_remove(dev, flow);
 	spin_lock_bh(&dev->id_lock);
 	WRITE_ONCE(dev->priv[flow], NULL);
 	__clear_bit(flow, dev->ids);
+	dev->flows[flow].flags = 0;
 	spin_unlock_bh(&dev->id_lock);
+	if (ev)
+		tonic_nl_flow_event(dev, flow, TONIC_CMD_FLOW_DEL_NTF, owner, &fi, 0);
+}
+
+/*
+ * Under the backend's delivery lock: the flow is attached and its client
+ * pointer cannot go away (detach removes the flow from the backend first).
+ * id_lock is not taken: the admin side takes backend locks under it.
+ */
+void tonic_dev_flow_failed(struct tonic_dev *dev, u32 flow, u32 reason)
+{
+	struct tonic_flow_info fi;
+	int owner;
+
+	if (flow >= dev->max_flows)
+		return;
+	trace_tonic_flow_fail(dev, flow, reason);
+	if (!tonic_nl_flow_event_wanted() || !READ_ONCE(dev->priv[flow]))
+		return;
+	owner = tonic_dev_flow_describe(dev, flow, &fi);
+	tonic_nl_flow_event(dev, flow, TONIC_CMD_FLOW_FAIL_NTF, owner, &fi, reason);
+}
+
+struct tonic_dev *tonic_dev_get_nth(u32 n)
+{
+	struct tonic_dev *dev, *found = NULL;
+
+	mutex_lock(&tonic_devs_lock);
+	list_for_each_entry(dev, &tonic_devs, list) {
+		if (!n--) {
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&tonic_devs_lock);
+	return found;
+}
+
+struct tonic_dev *tonic_dev_find(const char *name)
+{
+	struct tonic_dev *dev, *found = NULL;
+
+	mutex_lock(&tonic_devs_lock);
+	list_for_each_entry(dev, &tonic_devs, list) {
+		if (dev->name && !strcmp(dev->name, name)) {
+			found = dev;
+			break;
+		}
+	}
+	mutex_unlock(&tonic_devs_lock);
+	return found;
+}
+
+const char *tonic_dev_prog_name(struct tonic_dev *dev, u32 idx)
+{
+	const struct tonic_prog_ops *const *list;
+	u32 n;
+
+	if (dev->ops->prog_name)
+		return dev->ops->prog_name(dev, idx);
+	list = tonic_prog_list(&n);
+	return idx < n ? list[idx]->name : NULL;
 }
 
 u32 tonic_dev_flows_in_use(struct tonic_dev *dev)

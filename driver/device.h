@@ -14,9 +14,11 @@
 
 #include <linux/spinlock.h>
 #include <linux/list.h>
+#include <linux/in6.h>
 #include "tonic.h"
 
 struct tonic_dev;
+struct net;
 
 struct tonic_dev_ops {
 	int (*flow_add)(struct tonic_dev *dev, u32 flow, const struct tonic_flow_cfg *cfg);
@@ -28,13 +30,53 @@ struct tonic_dev_ops {
 	int (*flow_stats)(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
 	void (*dev_stats)(struct tonic_dev *dev, struct tonic_core_stats *st);
 	void (*destroy)(struct tonic_dev *dev);
+	/*
+	 * Optional: name of the device's program @idx, NULL past the last one
+	 * (a device whose program set differs from the host's registry).
+	 * Without it, the programs are those of tonic_prog_list().
+	 */
+	const char *(*prog_name)(struct tonic_dev *dev, u32 idx);
+};
+
+/*
+ * What a flow's client says about the flow, for the admin interface
+ * (netlink flow dump, events).  Zeroed before the client's info() fills it.
+ */
+struct tonic_flow_info {
+	const struct net *net;		/* the socket's netns (compared only); NULL: none */
+	u16 family;			/* AF_INET / AF_INET6; 0: no 4-tuple */
+	__be16 sport, dport;		/* local, remote port */
+	__be32 saddr4, daddr4;		/* AF_INET: local, remote */
+	struct in6_addr saddr6, daddr6;	/* AF_INET6: local, remote */
+	char program[16];		/* empty: the program the flow was added with */
+	u32 seg_size;			/* C; 0: as added */
+	u32 sub_delay_us;		/* T */
+	u32 state;			/* TONIC_SK_* */
 };
 
 /* The consumer of a flow's output (descriptors and notifications). */
 struct tonic_flow_client {
 	void (*desc)(void *priv, const struct tonic_desc *d);
 	void (*note)(void *priv, const struct tonic_note *n);
+	/*
+	 * Optional: describe the flow whose client pointer is @priv (fill @fi,
+	 * return 0).  Called while the flow is attached, with the device's
+	 * id_lock or the backend's lock held (BH off), from any context: it
+	 * must not sleep and must not take a lock that its owner holds around
+	 * tonic_dev_flow_attach()/detach() (read fields with READ_ONCE).
+	 */
+	int (*info)(void *priv, struct tonic_flow_info *fi);
 };
+
+/* What device.c records of each attached flow. */
+struct tonic_dev_flow {
+	const struct tonic_prog_ops *prog;
+	u32 seg_size;
+	u32 flags;			/* TONIC_DEV_FLOW_* */
+};
+
+/* The flow's client is the driver itself (a self-test), not dev->client. */
+#define TONIC_DEV_FLOW_SELF	0x1
 
 struct tonic_dev {
 	const char *name;
@@ -47,6 +89,10 @@ struct tonic_dev {
 	const struct tonic_flow_client *client;
 	struct list_head list;
 	atomic64_t flows_added, flows_full;
+	/* Admin interface (netlink): optional, 0/NULL when unknown. */
+	const char *backend;		/* "soft", "pci" */
+	u32 wnd_bits, ring_depth;
+	struct tonic_dev_flow *flows;	/* per flow, under id_lock (device.c) */
 };
 
 int tonic_dev_register(struct tonic_dev *dev);
@@ -64,6 +110,35 @@ static inline void *tonic_dev_flow_priv(struct tonic_dev *dev, u32 flow)
 	return flow < dev->max_flows ? dev->priv[flow] : NULL;
 }
 u32 tonic_dev_flows_in_use(struct tonic_dev *dev);
+
+/*
+ * Attach with TONIC_DEV_FLOW_* flags: TONIC_DEV_FLOW_SELF for flows the
+ * driver runs itself (priv is not for dev->client).
+ */
+int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
+				void *priv, u32 flags, u32 *flow);
+/*
+ * Backend side: the device declared @flow failed (TONIC_NOTE_FAILED, @reason
+ * its value); call with the lock under which the backend delivers notes
+ * held, before or after handing the note to the client.
+ */
+void tonic_dev_flow_failed(struct tonic_dev *dev, u32 flow, u32 reason);
+
+/*
+ * Admin side.  Devices stay registered until module exit (after the netlink
+ * family is gone), so the pointers returned below stay valid for a request.
+ */
+struct tonic_dev *tonic_dev_get_nth(u32 n);
+struct tonic_dev *tonic_dev_find(const char *name);
+/*
+ * One consistent look at an attached flow: what device.c recorded, the
+ * client's info() and the device's counters (ops->flow_stats), taken
+ * together under id_lock.  Returns TONIC_FLOW_OWNER_* or -ENOENT.
+ */
+int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, struct tonic_flow_info *fi,
+			struct tonic_flow_stats *st);
+/* Program @idx of @dev (ops->prog_name or the registry), NULL past the end. */
+const char *tonic_dev_prog_name(struct tonic_dev *dev, u32 idx);
 
 /* Backends. */
 struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps);

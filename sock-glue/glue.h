@@ -99,9 +99,7 @@ extern struct tonic_glue_stats tonic_gstats;
 #define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)
 
 extern struct tcp_ulp_ops tonic_ulp_ops;
-extern char *tonic_default_prog;
-extern unsigned int tonic_default_sub_delay_us;
-extern unsigned int tonic_default_seg;
+extern struct workqueue_struct *tonic_flow_wq;
 
 static inline struct tonic_sk *tonic_sk(const struct sock *sk)
 {
@@ -143,7 +141,15 @@ u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 /* tx.c */
 void tonic_flow_kick(struct tonic_sk *ctx);
 void tonic_flow_work(struct work_struct *w);
+void tonic_client_desc(void *priv, const struct tonic_desc *d);
+void tonic_client_note(void *priv, const struct tonic_note *n);
+
+/* glue.c: the device client, registration (tonic_main.c) */
 extern const struct tonic_flow_client tonic_client;
+int tonic_glue_init(void);
+void tonic_glue_exit(void);
+int tonic_glue_register(void);
+void tonic_glue_unregister(void);
 
 /* detach.c */
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx);

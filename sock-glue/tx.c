@@ -17,9 +17,7 @@
 #include <net/inet_ecn.h>
 #include "glue.h"
 
-struct workqueue_struct *tonic_flow_wq;
-
-static void tonic_client_desc(void *priv, const struct tonic_desc *d)
+void tonic_client_desc(void *priv, const struct tonic_desc *d)
 {
 	struct tonic_sk *ctx = priv;
 	bool kick = false;
@@ -37,7 +35,7 @@ static void tonic_client_desc(void *priv, const struct tonic_desc *d)
 		tonic_flow_kick(ctx);
 }
 
-static void tonic_client_note(void *priv, const struct tonic_note *n)
+void tonic_client_note(void *priv, const struct tonic_note *n)
 {
 	struct tonic_sk *ctx = priv;
 
@@ -59,11 +57,6 @@ static void tonic_client_note(void *priv, const struct tonic_note *n)
 	spin_unlock(&ctx->qlock);
 	tonic_flow_kick(ctx);
 }
-
-const struct tonic_flow_client tonic_client = {
-	.desc = tonic_client_desc,
-	.note = tonic_client_note,
-};
 
 void tonic_flow_kick(struct tonic_sk *ctx)
 {

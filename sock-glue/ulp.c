@@ -14,6 +14,7 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 #include "glue.h"
+#include "../driver/admin.h"
 
 struct tonic_glue_stats tonic_gstats;
 
@@ -35,6 +36,7 @@ void tonic_sk_put(struct tonic_sk *ctx)
 int tonic_sk_install(struct sock *sk, gfp_t gfp)
 {
 	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct tonic_defaults d;
 	struct tonic_sk *ctx;
 	int err;
 
@@ -51,11 +53,12 @@ int tonic_sk_install(struct sock *sk, gfp_t gfp)
 	spin_lock_init(&ctx->qlock);
 	INIT_WORK(&ctx->work, tonic_flow_work);
 	tonic_carve_init(ctx);
-	ctx->prog = tonic_prog_find(tonic_default_prog);
+	tonic_defaults_get(sock_net(sk), &d);
+	ctx->prog = tonic_prog_find(d.program);
 	if (!ctx->prog)
-		ctx->prog = tonic_prog_find("newreno");
-	ctx->cfg_seg = tonic_default_seg;
-	ctx->sub_delay_us = tonic_default_sub_delay_us;
+		ctx->prog = tonic_prog_find(TONIC_DEFAULT_PROGRAM);
+	ctx->cfg_seg = d.seg_size;
+	ctx->sub_delay_us = d.sub_delay_us;
 	ctx->want = true;
 	ctx->state = TONIC_SK_PENDING;
 	err = tonic_proto_install(sk, ctx);

@@ -40,6 +40,9 @@ void tonic_per_post(struct tonic_core *tc, const struct tonic_per_info *pi)
 		return;
 	if (pi->timeout) {
 		tc->ctr[pi->id].timeouts++;
+		if (unlikely(tc->cfg.trace))
+			tc->cfg.trace(tc->cfg.trace_arg, TONIC_TRACE_TIMEOUT, pi->id,
+				      f->wnd_start, f->rto);
 		/* Keep timing out while data is unacked; the program backs off rto. */
 		f->rto_at = f->wnd_start != f->highest_sent ? tc->now + f->rto : TONIC_IDLE;
 	}

@@ -37,6 +37,18 @@ struct tonic_core_cfg {
 	u32 cycle_ps;		/* length of one cycle in picoseconds (10000 = 10 ns) */
 	u32 in_queue;		/* depth of the incoming-event queue (0 = default) */
 	u32 user_max;		/* user-state bytes reserved per flow (0 = 448) */
+	/*
+	 * Optional observer of events that produce no output (tracing):
+	 * called from tonic_run() with TONIC_TRACE_* and two values.  NULL
+	 * (the default) costs one predictable branch per such event.
+	 */
+	void (*trace)(void *arg, u32 event, u32 flow, u32 a, u32 b);
+	void *trace_arg;
+};
+
+enum tonic_trace_event {
+	TONIC_TRACE_LOSS,	/* a: first segment newly marked lost, b: how many */
+	TONIC_TRACE_TIMEOUT,	/* a: wnd_start, b: rto (cycles) */
 };
 
 /* Per-flow parameters given at flow add; zero means "program default". */

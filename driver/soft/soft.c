@@ -15,6 +15,7 @@
 #include <linux/workqueue.h>
 #include <linux/ktime.h>
 #include "../device.h"
+#include <trace/events/tonic.h>
 
 #define TONIC_SOFT_BUDGET	256
 #define TONIC_SOFT_NOTES	(TONIC_SOFT_BUDGET * TONIC_NOTES_PER_CYCLE)
@@ -67,11 +68,14 @@ static void soft_dispatch(struct tonic_soft *s, struct tonic_out *out)
 
 	for (i = 0; i < out->nnote; i++) {
 		p = tonic_dev_flow_priv(&s->dev, out->note[i].flow);
+		if (p && out->note[i].type == TONIC_NOTE_FAILED)
+			tonic_dev_flow_failed(&s->dev, out->note[i].flow, out->note[i].value);
 		if (p && cl)
 			cl->note(p, &out->note[i]);
 	}
 	for (i = 0; i < out->ndesc; i++) {
 		p = tonic_dev_flow_priv(&s->dev, out->desc[i].flow);
+		trace_tonic_segment_out(&s->dev, &out->desc[i]);
 		if (p && cl)
 			cl->desc(p, &out->desc[i]);
 	}
@@ -124,6 +128,17 @@ static void soft_catch_up(struct tonic_soft *s)
 	}
 }
 
+/* tonic-core's observer (under s->lock, from tonic_run): loss marks and timeouts. */
+static void soft_trace(void *arg, u32 event, u32 flow, u32 a, u32 b)
+{
+	struct tonic_soft *s = arg;
+
+	if (event == TONIC_TRACE_LOSS)
+		trace_tonic_loss(&s->dev, flow, a, b);
+	else if (event == TONIC_TRACE_TIMEOUT)
+		trace_tonic_timeout(&s->dev, flow, a, b);
+}
+
 static int soft_flow_add(struct tonic_dev *dev, u32 flow, const struct tonic_flow_cfg *cfg)
 {
 	struct tonic_soft *s = to_soft(dev);
@@ -174,6 +189,7 @@ static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt
 	if (err == -ENOBUFS)
 		s->in_dropped++;
 	spin_unlock_bh(&s->lock);
+	trace_tonic_ack_in(dev, flow, pkt, err);
 	soft_doorbell(s);
 	return err;
 }
@@ -236,6 +252,8 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps)
 	s = kzalloc(sizeof(*s), GFP_KERNEL);
 	if (!s)
 		return NULL;
+	cfg.trace = soft_trace;
+	cfg.trace_arg = s;
 	s->tc = tonic_core_create(&cfg);
 	if (!s->tc)
 		goto err;
@@ -252,6 +270,9 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps)
 	s->dev.ops = &soft_ops;
 	s->dev.max_flows = max_flows;
 	s->dev.cycle_ps = cycle_ps;
+	s->dev.backend = "soft";
+	s->dev.wnd_bits = cfg.wnd_bits;
+	s->dev.ring_depth = cfg.ring_depth;
 	return &s->dev;
 err:
 	tonic_core_destroy(s->tc);

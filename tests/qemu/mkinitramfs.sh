@@ -65,7 +65,7 @@ depmod -b "$R" "$KVER"
 # Userspace tools and guest test programs built on the host.
 [ -d "$B/guest" ] && cp -a "$B/guest/." "$R/usr/bin/"
 cp "$TOP"/tests/qemu/guest-init.sh "$R"/init
-cp "$TOP"/tests/selftests/lib.sh "$R"/tests/
+cp "$TOP"/tests/selftests/*lib.sh "$R"/tests/
 for t in $TESTS; do
 	cp "$t" "$R/tests/"
 	basename "$t" >> "$R/tests/LIST"

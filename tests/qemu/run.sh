@@ -1,5 +1,5 @@
 #!/bin/sh
-# run.sh [--suite NAME] [--timeout SECONDS] [--shell | --demo] [TEST...]
+# run.sh [--suite NAME] [--timeout SECONDS] [--backend soft|pci] [--shell | --demo] [TEST...]
 #
 # Boot the installed Debian kernel under QEMU (TCG) with an initramfs that
 # holds the project's modules, tools and the given guest tests (files in
@@ -7,6 +7,11 @@
 # Streams KTAP results, writes build/results/NAME.tap and the serial log
 # build/qemu/NAME.log, and fails on any failed test, a guest that does not
 # finish in time, a kernel splat or an unexpected taint.
+#
+# --backend pci: the guest gets a Tonic PCIe function, an ivshmem-plain
+# device whose shared memory is served by the device model
+# (build/devmodel/tonic-devmodel, restarted if it dies, e.g. by a fault
+# test); the kernel command line says tonic.backend=pci for the tests.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$TOP/build}
@@ -14,10 +19,12 @@ SUITE=guest
 TIMEOUT=540
 MODE=test
 MEM=${TONIC_QEMU_MEM:-2G}
+BACKEND=soft
 while [ $# -gt 0 ]; do
 	case $1 in
 	--suite) SUITE=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
+	--backend) BACKEND=$2; shift 2 ;;
 	--shell) MODE=shell; SUITE=shell; shift ;;
 	--demo) MODE=demo; SUITE=demo; shift ;;
 	--) shift; break ;;
@@ -44,8 +51,45 @@ APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 nokaslr"
 QEMU="qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m $MEM -nodefaults -no-reboot
  -kernel $KERNEL -initrd $INITRD"
 
+APPEND="$APPEND tonic.backend=$BACKEND"
+DMPID=
+if [ "$BACKEND" = pci ]; then
+	DM=$B/devmodel/tonic-devmodel
+	[ -x "$DM" ] || { echo "run.sh: $DM missing (make devmodel)" >&2; exit 1; }
+	SHM=/dev/shm/tonic-$SUITE-$$
+	DMLOG=$B/qemu/$SUITE.devmodel.log
+	: > "$DMLOG"
+	rm -f "$SHM" "$SHM.stop"
+	# Supervised: restarted when it dies (a fault test kills it on purpose).
+	(
+		while [ ! -e "$SHM.stop" ]; do
+			"$DM" --shm "$SHM" --size 1M --faults -v --pidfile "$SHM.pid" 2>> "$DMLOG" &
+			wait $!
+			[ -e "$SHM.stop" ] && break
+			echo "run.sh: device model exited, restarting it" >> "$DMLOG"
+			sleep 0.5
+		done
+	) &
+	DMPID=$!
+	# The model must have laid out the window before the guest probes it.
+	i=0
+	while [ ! -s "$SHM.pid" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	QEMU="$QEMU -object memory-backend-file,id=tshm,share=on,mem-path=$SHM,size=1M
+ -device ivshmem-plain,memdev=tshm"
+fi
+stop_devmodel() {
+	[ -n "$DMPID" ] || return 0
+	touch "$SHM.stop"
+	kill "$(cat "$SHM.pid" 2>/dev/null)" 2>/dev/null
+	kill $DMPID 2>/dev/null
+	wait $DMPID 2>/dev/null
+	rm -f "$SHM" "$SHM.pid" "$SHM.stop"
+}
+
 if [ "$MODE" = shell ]; then
-	exec $QEMU -nographic -serial mon:stdio -serial null -append "$APPEND"
+	$QEMU -nographic -serial mon:stdio -serial null -append "$APPEND"
+	stop_devmodel
+	exit 0
 fi
 
 echo "qemu: booting $KVER, $(echo "$TESTS" | wc -w) test(s), log $LOG"
@@ -76,6 +120,7 @@ fi
 wait $qpid 2>/dev/null
 sleep 0.3
 kill $tpid 2>/dev/null
+stop_devmodel
 
 # Host-side verdicts, appended to the guest's own KTAP lines.
 tr -d '\r' < "$KTAP" | grep -E '^(ok|not ok) ' > "$TAP"

@@ -47,7 +47,7 @@ fi
 # (2) 200 NewReno flows (Jain over 0.3-1 s).
 if run nr200 $SC/newreno-200-tonic.conf -t 1000; then
 	j=$(get nr200 jain); s=$(get nr200 thr_sum_mbps)
-	ok $(tst "$j >= 0.80") "newreno-200: Jain index $j >= 0.80"
+	ok $(tst "$j >= 0.93") "newreno-200: Jain index $j >= 0.93"
 	ok $(tst "$s >= 9000") "newreno-200: bottleneck goodput $s Mb/s >= 9000"
 fi
 

@@ -8,6 +8,7 @@
  *   seed     N
  *   duration_ms X        measure_from_ms X     sample_us X (0 = no samples)
  *   wnd_bits 128|256     cycle_ps N
+ *   clock_ppm N          each host's clock runs off by up to +-N ppm
  *   hosts    count= gbps= delay_us= jitter_ns=  add hosts (NIC + switch
  *            port; jitter on the host -> switch link)
  *   switch   buffer_kb= ecn_kmin_kb= ecn_kmax_kb= ecn_pmax= fecn_kb=
@@ -307,7 +308,8 @@ static int directive(struct sim *s, const char *d, struct line *l, const char *a
 		return 0;
 	}
 	if (!strcmp(d, "seed") || !strcmp(d, "duration_ms") || !strcmp(d, "measure_from_ms") ||
-	    !strcmp(d, "sample_us") || !strcmp(d, "wnd_bits") || !strcmp(d, "cycle_ps")) {
+	    !strcmp(d, "sample_us") || !strcmp(d, "wnd_bits") || !strcmp(d, "cycle_ps") ||
+	    !strcmp(d, "clock_ppm")) {
 		double v = arg ? strtod(arg, NULL) : 0;
 
 		if (!strcmp(d, "seed")) {
@@ -324,6 +326,8 @@ static int directive(struct sim *s, const char *d, struct line *l, const char *a
 			s->sample_every = (ps_t)(v * PS_PER_US);
 		else if (!strcmp(d, "wnd_bits"))
 			s->wnd_bits = (u32)v;
+		else if (!strcmp(d, "clock_ppm"))
+			s->clock_ppm = (u32)v;
 		else
 			s->cycle_ps = (u32)v;
 		return 0;

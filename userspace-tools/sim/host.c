@@ -36,6 +36,14 @@ int host_setup(struct sim *s, struct host *h)
 	 * order) would decide drop-tail losses -- a classic phase effect.
 	 */
 	h->phase = rng_next(&s->rng) % s->cycle_ps;
+	/*
+	 * ... and runs at its own frequency: crystal oscillators differ by
+	 * tens of ppm, so no sender keeps a fixed phase against the switch's
+	 * serialisation (or another sender) for long.  Drawn only when asked
+	 * for, so the random stream of other scenarios is unchanged.
+	 */
+	if (s->clock_ppm)
+		h->ppm = (s32)(rng_next(&s->rng) % (2 * s->clock_ppm + 1)) - (s32)s->clock_ppm;
 	if (!n)
 		return 0;
 	if (n > TONIC_MAX_FLOWS) {
@@ -76,7 +84,25 @@ u32 host_next_txn(struct flow *f, u32 seg)
 /* The cycle the host's engine is in at the current time. */
 static u64 host_cycle(struct sim *s, struct host *h)
 {
-	return s->now > h->phase ? (s->now - h->phase) / s->cycle_ps : 0;
+	unsigned __int128 t;
+
+	if (s->now <= h->phase)
+		return 0;
+	if (!h->ppm)
+		return (s->now - h->phase) / s->cycle_ps;
+	t = (unsigned __int128)(s->now - h->phase) * 1000000;
+	return (u64)(t / ((u64)s->cycle_ps * (u64)(1000000 + h->ppm)));
+}
+
+/* When cycle @c starts on this host's clock (the inverse of host_cycle()). */
+static ps_t host_cycle_time(struct sim *s, struct host *h, u64 c)
+{
+	unsigned __int128 t;
+
+	if (!h->ppm)
+		return c * s->cycle_ps + h->phase;
+	t = (unsigned __int128)c * s->cycle_ps * (u64)(1000000 + h->ppm);
+	return (ps_t)((t + 999999) / 1000000) + h->phase;
 }
 
 static void host_schedule(struct sim *s, struct host *h)
@@ -86,7 +112,7 @@ static void host_schedule(struct sim *s, struct host *h)
 
 	if (nc == TONIC_IDLE)
 		return;
-	t = nc * s->cycle_ps + h->phase;
+	t = host_cycle_time(s, h, nc);
 	if (t < s->now)
 		t = s->now;
 	if (t < h->wake_at) {

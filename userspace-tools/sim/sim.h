@@ -204,6 +204,7 @@ struct host {
 	struct flow **local;
 	ps_t wake_at;
 	ps_t phase;		/* where this host's cycle grid starts: hosts are not phase-locked */
+	s32 ppm;		/* this host's clock: cycle = cycle_ps * (1 + ppm / 10^6) */
 	/* NDP receiver pull pacer */
 	u32 *pullq;
 	u32 pull_head, pull_cnt, pull_cap;
@@ -266,6 +267,7 @@ struct sim {
 	struct eventq q;
 	ps_t now, end, measure_from, sample_every;
 	u32 cycle_ps;
+	u32 clock_ppm;		/* host clocks drift by up to +-this many ppm */
 	u32 wnd_bits;
 	u32 nhosts;
 	struct host *hosts;

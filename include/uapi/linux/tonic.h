@@ -49,4 +49,181 @@ struct tonic_sock_info {
 	__u32 attaches;		/* times this socket was attached to the device */
 };
 
+/*
+ * Generic netlink family "tonic" (Documentation/netlink/specs/tonic.yaml,
+ * Documentation/netlink.rst).  Each command has its own attribute set.
+ */
+#define TONIC_GENL_NAME		"tonic"
+#define TONIC_GENL_VERSION	1
+#define TONIC_MCGRP_EVENTS	"events"
+
+enum {
+	TONIC_CMD_UNSPEC,
+	TONIC_CMD_DEV_GET,		/* do (dev-name) / dump: tonic-dev */
+	TONIC_CMD_FLOW_GET,		/* do (dev-name, id) / dump (filters): tonic-flow */
+	TONIC_CMD_STATS_GET,		/* do: tonic-stats */
+	TONIC_CMD_DEFAULTS_GET,		/* do: tonic-defaults of the caller's netns */
+	TONIC_CMD_DEFAULTS_SET,		/* do, CAP_NET_ADMIN: tonic-defaults */
+	TONIC_CMD_SOCK_OFFLOAD,		/* do, CAP_NET_ADMIN: tonic-sock */
+	TONIC_CMD_FLOW_ADD_NTF,		/* notification (group "events"): tonic-flow */
+	TONIC_CMD_FLOW_DEL_NTF,
+	TONIC_CMD_FLOW_FAIL_NTF,
+
+	__TONIC_CMD_MAX,
+	TONIC_CMD_MAX = (__TONIC_CMD_MAX - 1)
+};
+
+/* tonic-dev */
+enum {
+	TONIC_A_DEV_UNSPEC,
+	TONIC_A_DEV_NAME,		/* string */
+	TONIC_A_DEV_BACKEND,		/* string: "soft", "pci" */
+	TONIC_A_DEV_MAX_FLOWS,		/* u32 */
+	TONIC_A_DEV_FLOWS_IN_USE,	/* u32 */
+	TONIC_A_DEV_WND_BITS,		/* u32 */
+	TONIC_A_DEV_RING_DEPTH,		/* u32 */
+	TONIC_A_DEV_CYCLE_PS,		/* u32 */
+	TONIC_A_DEV_PROGRAM,		/* string, one attribute per program */
+	TONIC_A_DEV_FLOWS_ADDED,	/* u64 */
+	TONIC_A_DEV_FLOWS_FULL,		/* u64 */
+	TONIC_A_DEV_DEFAULT,		/* flag: the device new flows go to */
+	TONIC_A_DEV_PAD,
+
+	__TONIC_A_DEV_MAX,
+	TONIC_A_DEV_MAX = (__TONIC_A_DEV_MAX - 1)
+};
+
+/* tonic-flow: TONIC_A_FLOW_OWNER */
+enum {
+	TONIC_FLOW_OWNER_SOCKET = 0,	/* a TCP socket (sock-glue) */
+	TONIC_FLOW_OWNER_DEVICE = 1,	/* the driver itself (self-test) */
+	TONIC_FLOW_OWNER_UNKNOWN = 2,	/* a client that gave no information */
+};
+
+/* tonic-flow */
+enum {
+	TONIC_A_FLOW_UNSPEC,
+	TONIC_A_FLOW_DEV,		/* string */
+	TONIC_A_FLOW_ID,		/* u32 */
+	TONIC_A_FLOW_OWNER,		/* u32: TONIC_FLOW_OWNER_* */
+	TONIC_A_FLOW_PROGRAM,		/* string */
+	TONIC_A_FLOW_SEG_SIZE,		/* u32: C, bytes */
+	TONIC_A_FLOW_SUB_DELAY_US,	/* u32: T */
+	TONIC_A_FLOW_SK_STATE,		/* u32: TONIC_SK_* (socket flows) */
+	TONIC_A_FLOW_DEV_STATE,		/* u32: device flags (1 = failed, 2 = sub-burst) */
+	TONIC_A_FLOW_CWND,		/* u32: segments */
+	TONIC_A_FLOW_RATE_KBPS,		/* u32 */
+	TONIC_A_FLOW_CREDIT,		/* u32: bytes */
+	TONIC_A_FLOW_BYTES_SENT,	/* u64 */
+	TONIC_A_FLOW_SEGS_SENT,		/* u64 */
+	TONIC_A_FLOW_SEGS_RTX,		/* u64 */
+	TONIC_A_FLOW_SEGS_ACKED,	/* u64 */
+	TONIC_A_FLOW_TIMEOUTS,		/* u64 */
+	TONIC_A_FLOW_NACKS,		/* u64 */
+	TONIC_A_FLOW_CNPS,		/* u64 */
+	TONIC_A_FLOW_LAST_RTT_NS,	/* u64: last RTT sample, 0 if none */
+	TONIC_A_FLOW_WND_START,		/* u32: segment index */
+	TONIC_A_FLOW_HIGHEST_SENT,	/* u32 */
+	TONIC_A_FLOW_TAIL,		/* u32 */
+	TONIC_A_FLOW_FAMILY,		/* u16: AF_INET, AF_INET6 (socket flows) */
+	TONIC_A_FLOW_LOCAL_IPV4,	/* u32, network order */
+	TONIC_A_FLOW_REMOTE_IPV4,	/* u32, network order */
+	TONIC_A_FLOW_LOCAL_IPV6,	/* binary, 16 bytes */
+	TONIC_A_FLOW_REMOTE_IPV6,	/* binary, 16 bytes */
+	TONIC_A_FLOW_LOCAL_PORT,	/* u16, network order */
+	TONIC_A_FLOW_REMOTE_PORT,	/* u16, network order */
+	TONIC_A_FLOW_NETNS_INUM,	/* u32: inode number of the flow's netns */
+	TONIC_A_FLOW_FAIL_REASON,	/* u32: failed notification only */
+	TONIC_A_FLOW_PAD,
+
+	__TONIC_A_FLOW_MAX,
+	TONIC_A_FLOW_MAX = (__TONIC_A_FLOW_MAX - 1)
+};
+
+/* tonic-dev-stats: one device's engine counters */
+enum {
+	TONIC_A_DSTATS_UNSPEC,
+	TONIC_A_DSTATS_DEV,		/* string */
+	TONIC_A_DSTATS_FLOWS_ADDED,	/* u64 ... */
+	TONIC_A_DSTATS_FLOWS_FULL,
+	TONIC_A_DSTATS_CYCLES,
+	TONIC_A_DSTATS_BUSY_CYCLES,
+	TONIC_A_DSTATS_BAD_FLOW,
+	TONIC_A_DSTATS_BAD_ACK,
+	TONIC_A_DSTATS_BAD_SACK,
+	TONIC_A_DSTATS_BAD_PUSH,
+	TONIC_A_DSTATS_IN_OVERFLOW,
+	TONIC_A_DSTATS_STALE_ACK,
+	TONIC_A_DSTATS_CONFLICTS,
+	TONIC_A_DSTATS_NOTES_DROPPED,
+	TONIC_A_DSTATS_STALE_DESC,
+	TONIC_A_DSTATS_PAD,
+
+	__TONIC_A_DSTATS_MAX,
+	TONIC_A_DSTATS_MAX = (__TONIC_A_DSTATS_MAX - 1)
+};
+
+/* tonic-sock-stats: the TCP integration's counters (u64 each) */
+enum {
+	TONIC_A_SSTATS_UNSPEC,
+	TONIC_A_SSTATS_OFFLOADED,	/* sockets on a device now */
+	TONIC_A_SSTATS_INSTALLS,	/* sockets that got the ULP */
+	TONIC_A_SSTATS_ATTACHES,
+	TONIC_A_SSTATS_DETACHES,
+	TONIC_A_SSTATS_FALLBACK_FULL,	/* stayed on TCP: flow table full */
+	TONIC_A_SSTATS_FALLBACK_MD5,
+	TONIC_A_SSTATS_FALLBACK_URG,
+	TONIC_A_SSTATS_FALLBACK_OTHER,
+	TONIC_A_SSTATS_FAILED,		/* device failed the flow: back to TCP */
+	TONIC_A_SSTATS_DRAIN_TIMEOUTS,
+	TONIC_A_SSTATS_ACKS_IN,
+	TONIC_A_SSTATS_ACKS_DROPPED,
+	TONIC_A_SSTATS_PAD,
+
+	__TONIC_A_SSTATS_MAX,
+	TONIC_A_SSTATS_MAX = (__TONIC_A_SSTATS_MAX - 1)
+};
+
+/* tonic-stats */
+enum {
+	TONIC_A_STATS_UNSPEC,
+	TONIC_A_STATS_DEV_NAME,		/* string: request filter */
+	TONIC_A_STATS_DEV,		/* nest tonic-dev-stats, one per device */
+	TONIC_A_STATS_SOCK,		/* nest tonic-sock-stats, when sock-glue is loaded */
+
+	__TONIC_A_STATS_MAX,
+	TONIC_A_STATS_MAX = (__TONIC_A_STATS_MAX - 1)
+};
+
+/* tonic-defaults: per network namespace */
+enum {
+	TONIC_A_DEFAULTS_UNSPEC,
+	TONIC_A_DEFAULTS_PROGRAM,	/* string, a registered program */
+	TONIC_A_DEFAULTS_SEG_SIZE,	/* u32: C, 0 = the connection's MSS */
+	TONIC_A_DEFAULTS_SUB_DELAY_US,	/* u32: T */
+	TONIC_A_DEFAULTS_AUTO_OFFLOAD,	/* u8: 0/1 */
+	TONIC_A_DEFAULTS_NETNS_INUM,	/* u32, reply only */
+
+	__TONIC_A_DEFAULTS_MAX,
+	TONIC_A_DEFAULTS_MAX = (__TONIC_A_DEFAULTS_MAX - 1)
+};
+
+#define TONIC_SEG_SIZE_MAX		65535
+#define TONIC_SUB_DELAY_MAX_US		1000000
+
+/* tonic-sock: one established TCP socket of the caller's netns */
+enum {
+	TONIC_A_SOCK_UNSPEC,
+	TONIC_A_SOCK_LOCAL_IPV4,	/* u32, network order */
+	TONIC_A_SOCK_REMOTE_IPV4,
+	TONIC_A_SOCK_LOCAL_IPV6,	/* binary, 16 bytes */
+	TONIC_A_SOCK_REMOTE_IPV6,
+	TONIC_A_SOCK_LOCAL_PORT,	/* u16, network order */
+	TONIC_A_SOCK_REMOTE_PORT,
+	TONIC_A_SOCK_OFFLOAD,		/* u8: 1 = offload, 0 = back to software TCP */
+
+	__TONIC_A_SOCK_MAX,
+	TONIC_A_SOCK_MAX = (__TONIC_A_SOCK_MAX - 1)
+};
+
 #endif /* _UAPI_LINUX_TONIC_H */

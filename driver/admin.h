@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the admin interface (netlink, sysctl) offers to the TCP integration
+ * (sock-glue) and what it needs from it.  Everything here is optional for
+ * sock-glue: without it, netlink answers the socket commands with
+ * -EOPNOTSUPP and reports no socket counters.
+ *
+ *  - Defaults per network namespace (net.tonic.* sysctls, TONIC_CMD_DEFAULTS_SET):
+ *    tonic_defaults_get(sock_net(sk), &d) when a socket is offloaded.
+ *  - struct tonic_sock_ops, registered with tonic_sock_ops_register() at
+ *    init and unregistered at exit: toggle one socket found by its
+ *    4-tuple, and the integration's counters for TONIC_CMD_STATS_GET.
+ *  - struct tonic_flow_client.info (driver/device.h): the flow dump's
+ *    4-tuple, program, C, T and state.
+ */
+#ifndef _TONIC_ADMIN_H
+#define _TONIC_ADMIN_H
+
+#include <linux/types.h>
+
+struct net;
+struct sock;
+struct netlink_ext_ack;
+
+#define TONIC_PROG_NAME_MAX	16
+
+struct tonic_defaults {
+	char program[TONIC_PROG_NAME_MAX];	/* a registered program */
+	u32 seg_size;			/* C, bytes; 0 = the connection's MSS */
+	u32 sub_delay_us;		/* T */
+	u32 auto_offload;		/* 1: offload eligible new connections by itself */
+};
+
+/* Compile-time defaults; a new netns starts from init_net's current ones. */
+#define TONIC_DEFAULT_PROGRAM		"newreno"
+#define TONIC_DEFAULT_SUB_DELAY_US	500
+
+/* A consistent copy of @net's defaults.  Any context (softirq included). */
+void tonic_defaults_get(const struct net *net, struct tonic_defaults *d);
+/*
+ * Replace @net's defaults (fields validated by the caller, program checked
+ * here): -ENOENT for an unknown program.
+ */
+int tonic_defaults_set(const struct net *net, const struct tonic_defaults *d);
+
+/* The TCP integration's counters (TONIC_A_SSTATS_*). */
+struct tonic_sock_stats {
+	u64 offloaded, installs, attaches, detaches;
+	u64 fallback_full, fallback_md5, fallback_urg, fallback_other;
+	u64 failed, drain_timeouts, acks_in, acks_dropped;
+};
+
+struct tonic_sock_ops {
+	/*
+	 * Offload (@on) or hand back to software TCP (!@on) the established
+	 * TCP socket @sk, found by its 4-tuple in the requester's netns.
+	 * Process context, may sleep (lock_sock); the caller holds a
+	 * reference on @sk.  0 when done or started (draining), a negative
+	 * errno otherwise; an NL_SET_ERR_MSG(extack, ...) says why.
+	 */
+	int (*offload)(struct sock *sk, bool on, struct netlink_ext_ack *extack);
+	/* Counters, for @net or global (the integration decides).  May sleep. */
+	void (*stats)(const struct net *net, struct tonic_sock_stats *st);
+};
+
+/* One set of ops at a time: -EBUSY if some are registered already. */
+int tonic_sock_ops_register(const struct tonic_sock_ops *ops);
+/* Waits until no netlink request uses the ops any more. */
+void tonic_sock_ops_unregister(const struct tonic_sock_ops *ops);
+
+/* Netlink side: call @ops->offload / ->stats if registered, else -EOPNOTSUPP. */
+int tonic_sock_offload(struct sock *sk, bool on, struct netlink_ext_ack *extack);
+int tonic_sock_stats(const struct net *net, struct tonic_sock_stats *st);
+
+/* Module init/exit (tonic_main.c). */
+int tonic_defaults_init(void);
+void tonic_defaults_exit(void);
+
+#endif /* _TONIC_ADMIN_H */

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/* TONIC_CMD_DEV_GET: what each Tonic device is and can do. */
+#include "nl.h"
+#include "../driver/device.h"
+
+static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 portid, u32 seq,
+			     int flags)
+{
+	const char *prog;
+	void *hdr;
+	u32 i;
+
+	hdr = genlmsg_put(skb, portid, seq, &tonic_genl_family, flags, TONIC_CMD_DEV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, TONIC_A_DEV_NAME, dev->name) ||
+	    nla_put_string(skb, TONIC_A_DEV_BACKEND, dev->backend ? dev->backend : "unknown") ||
+	    nla_put_u32(skb, TONIC_A_DEV_MAX_FLOWS, dev->max_flows) ||
+	    nla_put_u32(skb, TONIC_A_DEV_FLOWS_IN_USE, tonic_dev_flows_in_use(dev)) ||
+	    nla_put_u32(skb, TONIC_A_DEV_WND_BITS, dev->wnd_bits) ||
+	    nla_put_u32(skb, TONIC_A_DEV_RING_DEPTH, dev->ring_depth) ||
+	    nla_put_u32(skb, TONIC_A_DEV_CYCLE_PS, dev->cycle_ps) ||
+	    nla_put_u64_64bit(skb, TONIC_A_DEV_FLOWS_ADDED, atomic64_read(&dev->flows_added),
+			      TONIC_A_DEV_PAD) ||
+	    nla_put_u64_64bit(skb, TONIC_A_DEV_FLOWS_FULL, atomic64_read(&dev->flows_full),
+			      TONIC_A_DEV_PAD))
+		goto cancel;
+	if (dev == tonic_dev_default() && nla_put_flag(skb, TONIC_A_DEV_DEFAULT))
+		goto cancel;
+	for (i = 0; (prog = tonic_dev_prog_name(dev, i)); i++)
+		if (nla_put_string(skb, TONIC_A_DEV_PROGRAM, prog))
+			goto cancel;
+	genlmsg_end(skb, hdr);
+	return 0;
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tonic_dev *dev;
+	struct sk_buff *msg;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_NAME))
+		return -EINVAL;
+	dev = tonic_dev_find(nla_data(info->attrs[TONIC_A_DEV_NAME]));
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_DEV_NAME],
+				    "no such Tonic device");
+		return -ENODEV;
+	}
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = tonic_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+int tonic_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct tonic_dev *dev;
+	u32 idx = cb->args[0];
+
+	for (; (dev = tonic_dev_get_nth(idx)); idx++) {
+		if (tonic_nl_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
+				      NLM_F_MULTI))
+			break;
+	}
+	cb->args[0] = idx;
+	return skb->len;
+}

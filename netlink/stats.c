@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TONIC_CMD_STATS_GET: each device's engine counters (bad input, overflow,
+ * conflicts... through ops->dev_stats) and, when the TCP integration is
+ * loaded, its counters (offloaded, fallbacks and why).
+ */
+#include "nl.h"
+#include "../driver/device.h"
+#include "../driver/admin.h"
+
+#define PUT64(skb, a, v, pad)	nla_put_u64_64bit(skb, a, v, pad)
+
+static int tonic_nl_fill_dstats(struct sk_buff *skb, struct tonic_dev *dev)
+{
+	struct tonic_core_stats cs = {};
+	struct nlattr *nest;
+
+	if (dev->ops->dev_stats)
+		dev->ops->dev_stats(dev, &cs);
+	nest = nla_nest_start(skb, TONIC_A_STATS_DEV);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_string(skb, TONIC_A_DSTATS_DEV, dev->name) ||
+	    PUT64(skb, TONIC_A_DSTATS_FLOWS_ADDED, atomic64_read(&dev->flows_added),
+		  TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_FLOWS_FULL, atomic64_read(&dev->flows_full),
+		  TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_CYCLES, cs.cycles, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_BUSY_CYCLES, cs.busy_cycles, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_BAD_FLOW, cs.bad_flow, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_BAD_ACK, cs.bad_ack, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_BAD_SACK, cs.bad_sack, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_BAD_PUSH, cs.bad_push, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_IN_OVERFLOW, cs.in_overflow, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_STALE_ACK, cs.stale_ack, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_CONFLICTS, cs.conflicts, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_NOTES_DROPPED, cs.notes_dropped, TONIC_A_DSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_DSTATS_STALE_DESC, cs.stale_desc, TONIC_A_DSTATS_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int tonic_nl_fill_sstats(struct sk_buff *skb, const struct tonic_sock_stats *s)
+{
+	struct nlattr *nest = nla_nest_start(skb, TONIC_A_STATS_SOCK);
+
+	if (!nest)
+		return -EMSGSIZE;
+	if (PUT64(skb, TONIC_A_SSTATS_OFFLOADED, s->offloaded, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_INSTALLS, s->installs, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_ATTACHES, s->attaches, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_DETACHES, s->detaches, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_FULL, s->fallback_full, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_MD5, s->fallback_md5, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_URG, s->fallback_urg, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_OTHER, s->fallback_other, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_FAILED, s->failed, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_DRAIN_TIMEOUTS, s->drain_timeouts, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_ACKS_IN, s->acks_in, TONIC_A_SSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_SSTATS_ACKS_DROPPED, s->acks_dropped, TONIC_A_SSTATS_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+int tonic_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr *fdev = info->attrs[TONIC_A_STATS_DEV_NAME];
+	struct tonic_sock_stats ss;
+	struct tonic_dev *dev;
+	struct sk_buff *msg;
+	bool have_sock;
+	void *hdr;
+	u32 i;
+
+	if (fdev && !tonic_dev_find(nla_data(fdev))) {
+		NL_SET_ERR_MSG_ATTR(info->extack, fdev, "no such Tonic device");
+		return -ENODEV;
+	}
+	have_sock = !tonic_sock_stats(genl_info_net(info), &ss);
+	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	hdr = genlmsg_put_reply(msg, info, &tonic_genl_family, 0, TONIC_CMD_STATS_GET);
+	if (!hdr)
+		goto nospace;
+	for (i = 0; (dev = tonic_dev_get_nth(i)); i++) {
+		if (fdev && strcmp(dev->name, nla_data(fdev)))
+			continue;
+		if (tonic_nl_fill_dstats(msg, dev))
+			goto nospace;
+	}
+	if (have_sock && tonic_nl_fill_sstats(msg, &ss))
+		goto nospace;
+	genlmsg_end(msg, hdr);
+	return genlmsg_reply(msg, info);
+nospace:
+	nlmsg_free(msg);
+	return -EMSGSIZE;
+}

@@ -1,0 +1,47 @@
+#!/bin/sh
+# PCIe backend faults: the device model dies in the middle of an offloaded
+# transfer; the driver notices (heartbeat), fails the flow over to software
+# TCP, logs once, and every byte still arrives.  The harness restarts the
+# model; the driver resets it back into service and offloads again.  A model
+# that writes garbage into the event ring is survived the same way.
+# timeout: 240
+. /tests/lib.sh
+. /tests/pci-lib.sh
+pci_guest || exit $KSFT_SKIP
+$MODPROBE tonic || ksft_fail "modprobe tonic"
+pci_need_dev
+pci_need_offload
+pci_info caps | grep -q '0x[0-9a-f]*[4-7c-f]$' || { echo "device without fault injection"; exit $KSFT_SKIP; }
+tonic_hosts 2 || ksft_fail "tonic_hosts"
+tonic_netem h1 delay 5ms rate 20mbit
+
+fault_xfer() {	# fault_xfer FAULT PORT
+	f0=$(pci_info failovers)
+	on h2 tonic_xfer -s "$2" > /tmp/srv.$2 2>&1 &
+	sleep 0.3
+	on h1 tonic_xfer -c 10.0.0.2 "$2" 6000000 -C tonic > /tmp/cli.$2 2>&1 & c=$!
+	sleep 1.5
+	echo "injecting: $1 (device state $(pci_info state), $(pci_info descriptors) descriptors)"
+	echo "$1" > "$PCI_DEV/tonic_fault" || ksft_fail "fault injection $1"
+	wait $c; rc=$?
+	cat /tmp/cli.$2 /tmp/srv.$2
+	wait
+	[ $rc = 0 ] || ksft_fail "bytes lost or corrupted after fault $1"
+	[ "$(pci_info failovers)" -gt "$f0" ] || ksft_fail "no failover after fault $1"
+	pci_wait_state up 20 || ksft_fail "device not back in service after $1 ($(pci_info state))"
+	echo "after $1: state $(pci_info state), resets $(pci_info resets)"
+}
+fault_xfer die 7101
+fault_xfer garbage 7102
+# Back in service: offload works again.
+on h2 tonic_xfer -s 7103 > /tmp/srv.7103 2>&1 &
+sleep 0.3
+d0=$(pci_info descriptors)
+on h1 tonic_xfer -c 10.0.0.2 7103 1000000 -C tonic || ksft_fail "transfer after recovery"
+wait
+[ "$(pci_info descriptors)" -gt "$d0" ] || ksft_fail "nothing offloaded after recovery"
+dmesg | grep 'tonic: device lost' | head
+tonic_hosts_del
+sleep 1
+$MODPROBE -r tonic || ksft_fail "unload"
+exit $KSFT_PASS
