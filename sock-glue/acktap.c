@@ -117,6 +117,9 @@ static void tonic_tap(struct sock *sk, const struct tcphdr *th, const u8 *opt, i
 
 		if (e <= 0 || e <= s)
 			continue;
+		/* D-SACK (RFC 2883): a duplicate below the cumulative ack says nothing new. */
+		if (a >= 0 && e <= a)
+			continue;
 		if (s < 0)
 			s = ctx->base_off;
 		if (e > (s64)ctx->ttail)

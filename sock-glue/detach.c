@@ -7,7 +7,8 @@
  * write_seq.  Detach removes the flow from the device; after a drain
  * (everything acked) the kernel's sequence state is already consistent and
  * plain TCP carries on.  Detaching with bytes unacked drops them (peer
- * reset, failure, close timeout) and pulls write_seq back to snd_nxt.
+ * reset, close timeout) and pulls write_seq back to snd_nxt.  A flow the
+ * device fails moves to another device with its unacked bytes (failover).
  */
 #include <net/tcp.h>
 #include "glue.h"
@@ -17,11 +18,60 @@ bool tonic_drained(const struct tonic_sk *ctx)
 	return ctx->head == ctx->tail;
 }
 
+/*
+ * Add the flow to a device: the default one first; when that one cannot
+ * take flows at all (a PCIe Tonic that went away answers -ENODEV), the
+ * others in turn, never @avoid.  A full table (-ENOSPC) is final: the
+ * connection stays on software TCP, as BRIEF §2 says.
+ */
+static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg,
+			    struct tonic_dev *avoid, u32 *flow)
+{
+	struct tonic_dev *dev = tonic_dev_default(), *d;
+	int err = -ENODEV;
+	u32 i;
+
+	if (dev && dev != avoid) {
+		err = tonic_dev_flow_attach(dev, fcfg, ctx, flow);
+		if (!err || err == -ENOSPC) {
+			if (!err)
+				ctx->dev = dev;
+			return err;
+		}
+	}
+	for (i = 0; (d = tonic_dev_get_nth(i)); i++) {
+		if (d == dev || d == avoid)
+			continue;
+		err = tonic_dev_flow_attach(d, fcfg, ctx, flow);
+		if (!err) {
+			ctx->dev = d;
+			return 0;
+		}
+	}
+	return err;
+}
+
+static void tonic_flow_cfg(struct sock *sk, struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg)
+{
+	u32 mss = tcp_sk(sk)->mss_cache, seg;
+
+	seg = ctx->cfg_seg ? ctx->cfg_seg : mss;
+	if (seg > mss && !sk_can_gso(sk))
+		seg = mss;
+	/* One GSO skb carries at most 64 KB with its headers. */
+	seg = clamp_t(u32, seg, 1, 60000);
+	memset(fcfg, 0, sizeof(*fcfg));
+	fcfg->prog = ctx->prog;
+	fcfg->seg_size = seg;
+	fcfg->ack_notify = TONIC_ACK_NOTIFY;
+	fcfg->start_seg = 0;
+}
+
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
-	struct tonic_flow_cfg fcfg = {};
-	u32 mss = tp->mss_cache, seg, flow;
+	struct tonic_flow_cfg fcfg;
+	u32 flow;
 	int err;
 
 #ifdef CONFIG_TCP_MD5SIG
@@ -36,19 +86,11 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 		if (!ctx->ring)
 			return -ENOMEM;
 	}
-	seg = ctx->cfg_seg ? ctx->cfg_seg : mss;
-	if (seg > mss && !sk_can_gso(sk))
-		seg = mss;
-	seg = clamp_t(u32, seg, 1, 60000);
-
-	fcfg.prog = ctx->prog;
-	fcfg.seg_size = seg;
-	fcfg.ack_notify = TONIC_ACK_NOTIFY;
-	fcfg.start_seg = 0;
+	tonic_flow_cfg(sk, ctx, &fcfg);
 
 	spin_lock_bh(&ctx->lock);
 	ctx->isn = tp->write_seq;
-	ctx->seg = seg;
+	ctx->seg = fcfg.seg_size;
 	ctx->base_seg = ctx->tail_seg = 0;
 	ctx->base_off = ctx->ttail = 0;
 	ctx->peer_right = tp->snd_una + tp->snd_wnd;
@@ -61,7 +103,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->rhead = ctx->rcount = 0;
 	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
 	spin_unlock(&ctx->qlock);
-	err = tonic_dev_flow_attach(ctx->dev, &fcfg, ctx, &flow);
+	err = tonic_dev_attach(ctx, &fcfg, NULL, &flow);
 	if (!err) {
 		ctx->flow = flow;
 		ctx->attached = true;
@@ -83,7 +125,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	/* No kernel sndbuf autotuning happens for bytes it never holds: size it here. */
 	if (!(sk->sk_userlocks & SOCK_SNDBUF_LOCK)) {
 		int want = min_t(u64, READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_wmem[2]),
-				 2ULL * 256 * seg);
+				 2ULL * 256 * fcfg.seg_size);
 
 		if (want > READ_ONCE(sk->sk_sndbuf))
 			WRITE_ONCE(sk->sk_sndbuf, want);
@@ -91,14 +133,11 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	return 0;
 }
 
-/* Any context (socket destruction may be in softirq): must not sleep. */
-void tonic_detach(struct sock *sk, struct tonic_sk *ctx)
+/* Take the flow off its device; the send buffer stays as it is. */
+static void tonic_unhook(struct tonic_sk *ctx)
 {
-	struct tcp_sock *tp = tcp_sk(sk);
 	u32 flow;
 
-	if (!ctx->attached)
-		return;
 	spin_lock_bh(&ctx->lock);
 	ctx->attached = false;
 	flow = ctx->flow;
@@ -110,13 +149,61 @@ void tonic_detach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->rcount = 0;
 	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
 	spin_unlock_bh(&ctx->qlock);
+	ctx->sub_pending = false;
+}
+
+/* Any context (socket destruction may be in softirq): must not sleep. */
+void tonic_detach(struct sock *sk, struct tonic_sk *ctx)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (!ctx->attached)
+		return;
+	tonic_unhook(ctx);
 	if (!tonic_drained(ctx)) {
 		/* Bytes that will never be sent: the kernel must not think they were queued. */
 		WRITE_ONCE(tp->write_seq, tp->snd_nxt);
 	}
 	tonic_sbuf_purge(sk, ctx);
-	ctx->sub_pending = false;
 	TONIC_INC(detaches);
+}
+
+/*
+ * The device failed the flow (a PCIe Tonic unbound or broken): move it to
+ * another device.  Everything not acked yet, [head, tail), becomes a new
+ * burst there and is sent again (the peer drops what it already has), so
+ * no byte is lost and the kernel's sequence state does not change.
+ */
+int tonic_failover(struct sock *sk, struct tonic_sk *ctx)
+{
+	struct tonic_dev *old = ctx->dev;
+	struct tonic_flow_cfg fcfg;
+	u32 flow;
+	int err;
+
+	if (!ctx->attached)
+		return -ENOENT;
+	tonic_unhook(ctx);
+	tonic_flow_cfg(sk, ctx, &fcfg);
+	/* Keep C: the buffer's offsets do not depend on it, but the carving does. */
+	fcfg.seg_size = ctx->seg;
+	spin_lock_bh(&ctx->lock);
+	ctx->base_off = ctx->ttail = ctx->head;
+	ctx->base_seg = ctx->tail_seg = 0;
+	ctx->wnd_blocked = false;
+	err = tonic_dev_attach(ctx, &fcfg, old, &flow);
+	if (!err) {
+		ctx->flow = flow;
+		ctx->attached = true;
+	}
+	spin_unlock_bh(&ctx->lock);
+	if (err)
+		return err;
+	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
+	ctx->attaches++;
+	TONIC_INC(failovers);
+	tonic_carve(sk, ctx);
+	return 0;
 }
 
 /* Wait until every offloaded byte is acked (or the flow went away). */

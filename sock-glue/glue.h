@@ -59,6 +59,8 @@ struct tonic_sk {
 	bool t_expired;
 	bool t_armed;
 	bool fin_pending;		/* shutdown(SHUT_WR) waits for the acks */
+	bool close_pending;		/* close() returned; tcp_close() once drained */
+	unsigned long close_deadline;	/* jiffies: then the deferred close resets */
 	const struct tonic_prog_ops *prog;
 	u32 cfg_seg;			/* C asked for, 0 = MSS */
 	u32 sub_delay_us;		/* T */
@@ -93,7 +95,7 @@ struct tonic_sk {
 struct tonic_glue_stats {
 	atomic64_t installs, attaches, detaches, fallback_full, fallback_md5, fallback_urg,
 		   fallback_other, acks_in, acks_dropped, segs_tx, segs_rtx, tx_errors,
-		   drain_timeouts, failed, aborted;
+		   drain_timeouts, failed, failovers, aborted, closes_deferred;
 };
 extern struct tonic_glue_stats tonic_gstats;
 #define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)
@@ -124,6 +126,7 @@ void tonic_ulp_unregister(void);
 /* proto.c */
 int tonic_proto_install(struct sock *sk, struct tonic_sk *ctx);
 void tonic_proto_restore(struct sock *sk, struct tonic_sk *ctx);
+void tonic_close_finish(struct sock *sk, struct tonic_sk *ctx);
 
 /* sendbuf.c */
 int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *from, size_t len,
@@ -153,6 +156,7 @@ void tonic_glue_unregister(void);
 
 /* detach.c */
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx);
+int tonic_failover(struct sock *sk, struct tonic_sk *ctx);
 void tonic_detach(struct sock *sk, struct tonic_sk *ctx);
 int tonic_wait_drained(struct sock *sk, struct tonic_sk *ctx, long timeo);
 int tonic_wait_kernel_idle(struct sock *sk, long timeo);

@@ -134,10 +134,33 @@ static void tonic_shutdown(struct sock *sk, int how)
 	tcp_shutdown(sk, how);
 }
 
+/* Under lock_sock: give the socket back to the kernel's TCP for good. */
+static void tonic_close_locked(struct sock *sk, struct tonic_sk *ctx)
+{
+	if (ctx->attached) {
+		if (!tonic_drained(ctx)) {
+			/* Bytes that cannot be delivered any more: reset, never truncate silently. */
+			TONIC_INC(drain_timeouts);
+			sock_set_flag(sk, SOCK_LINGER);
+			sk->sk_lingertime = 0;
+		}
+		tonic_detach(sk, ctx);
+	}
+	ctx->want = false;
+	ctx->fin_pending = false;
+	ctx->close_pending = false;
+	ctx->state = TONIC_SK_SOFTWARE;
+	tonic_proto_restore(sk, ctx);
+}
+
 /*
- * close(): like TCP, queued data is still delivered before the FIN.  This
- * version waits for the acks in close() itself (bounded; a signal or the
- * bound aborts the connection with a RST instead of a silent truncation).
+ * close() with offloaded bytes in flight behaves like TCP's: it returns at
+ * once, the data is still delivered, then the FIN goes.  The socket is
+ * detached from its struct socket (which close() frees) but not marked
+ * dead, so TCP never destroys it behind our back; the flow's work calls
+ * tcp_close() when everything is acked (or after TONIC_DRAIN_MAX: reset).
+ * The file's reference on the socket is handed to that tcp_close().
+ * SO_LINGER with a time keeps TCP's meaning: close() waits, bounded.
  */
 static void tonic_close(struct sock *sk, long timeout)
 {
@@ -145,25 +168,41 @@ static void tonic_close(struct sock *sk, long timeout)
 	const struct proto *orig = ctx ? ctx->orig_prot : &tcp_prot;
 
 	lock_sock(sk);
-	if (ctx && ctx->attached) {
-		if ((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT) && !sk->sk_err &&
-		    !(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime))
-			tonic_wait_drained(sk, ctx, TONIC_DRAIN_MAX);
-		if (ctx->attached && !tonic_drained(ctx)) {
-			TONIC_INC(drain_timeouts);
-			sock_set_flag(sk, SOCK_LINGER);
-			sk->sk_lingertime = 0;
+	if (ctx && ctx->attached && !tonic_drained(ctx) &&
+	    (1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT) && !sk->sk_err &&
+	    !(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) &&
+	    skb_queue_empty(&sk->sk_receive_queue)) {
+		if (sock_flag(sk, SOCK_LINGER)) {
+			tonic_wait_drained(sk, ctx, timeout);
+		} else {
+			ctx->close_pending = true;
+			ctx->fin_pending = false;
+			ctx->close_deadline = jiffies + TONIC_DRAIN_MAX;
+			write_lock_bh(&sk->sk_callback_lock);
+			sk_set_socket(sk, NULL);
+			RCU_INIT_POINTER(sk->sk_wq, NULL);
+			write_unlock_bh(&sk->sk_callback_lock);
+			TONIC_INC(closes_deferred);
+			tonic_flow_kick(ctx);
+			release_sock(sk);
+			return;
 		}
-		tonic_detach(sk, ctx);
 	}
-	if (ctx) {
-		ctx->want = false;
-		ctx->fin_pending = false;
-		ctx->state = TONIC_SK_SOFTWARE;
-		tonic_proto_restore(sk, ctx);
-	}
+	if (ctx)
+		tonic_close_locked(sk, ctx);
 	release_sock(sk);
 	orig->close(sk, timeout);
+}
+
+/* From the flow's work (process context, a socket reference held): the deferred close. */
+void tonic_close_finish(struct sock *sk, struct tonic_sk *ctx)
+{
+	const struct proto *orig = ctx->orig_prot;
+
+	lock_sock(sk);
+	tonic_close_locked(sk, ctx);
+	release_sock(sk);
+	orig->close(sk, 0);
 }
 
 /* connect(AF_UNSPEC) or a listener dropping an unaccepted child (softirq). */

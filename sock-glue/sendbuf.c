@@ -28,7 +28,7 @@ int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *fr
 		size_t n, c;
 		int space;
 
-		if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN)) {
+		if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN) || ctx->fin_pending) {
 			err = -EPIPE;
 			break;
 		}

@@ -174,20 +174,28 @@ static void tonic_wake(struct sock *sk)
 	rcu_read_unlock();
 }
 
-/* Under lock_sock.  Returns true if the connection must be aborted. */
-static bool tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
+enum tonic_after {
+	TONIC_AFTER_NOTHING,
+	TONIC_AFTER_ABORT,	/* the flow failed and no device takes it: reset */
+	TONIC_AFTER_CLOSE,	/* a deferred close() is due */
+};
+
+/* Under lock_sock. */
+static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 {
 	bool acked, burst, failed;
 	u32 acked_seg, burst_seg;
 	struct tonic_desc d;
 	int budget = TONIC_RING;
 
+	if (!ctx->attached)
+		return ctx->close_pending ? TONIC_AFTER_CLOSE : TONIC_AFTER_NOTHING;
 	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) || sk->sk_err) {
 		/* Reset by the peer (or closed under us): the bytes have nowhere to go. */
 		tonic_detach(sk, ctx);
 		ctx->state = TONIC_SK_SOFTWARE;
 		tonic_wake(sk);
-		return false;
+		return ctx->close_pending ? TONIC_AFTER_CLOSE : TONIC_AFTER_NOTHING;
 	}
 	spin_lock_bh(&ctx->qlock);
 	acked = ctx->n_acked;
@@ -200,9 +208,13 @@ static bool tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 
 	if (failed) {
 		TONIC_INC(failed);
-		tonic_detach(sk, ctx);
-		ctx->state = TONIC_SK_SOFTWARE;
-		return true;
+		if (tonic_failover(sk, ctx)) {
+			tonic_detach(sk, ctx);
+			ctx->state = TONIC_SK_SOFTWARE;
+			tonic_wake(sk);
+			return TONIC_AFTER_ABORT;
+		}
+		return TONIC_AFTER_NOTHING;	/* the new device starts from head */
 	}
 	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
 	    !tonic_after(acked_seg, ctx->tail_seg))
@@ -231,7 +243,9 @@ static bool tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 		tonic_flow_kick(ctx);
 	tonic_carve(sk, ctx);
 	if (tonic_drained(ctx)) {
-		if (!ctx->want) {		/* toggle-off completes */
+		if (ctx->close_pending) {
+			return TONIC_AFTER_CLOSE;
+		} else if (!ctx->want) {	/* toggle-off completes */
 			tonic_detach(sk, ctx);
 			ctx->state = TONIC_SK_SOFTWARE;
 		} else if (ctx->fin_pending) {	/* shutdown(SHUT_WR) completes */
@@ -240,26 +254,34 @@ static bool tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 			ctx->fin_pending = false;
 			tcp_shutdown(sk, SEND_SHUTDOWN);
 		}
+	} else if (ctx->close_pending && time_after(jiffies, ctx->close_deadline)) {
+		return TONIC_AFTER_CLOSE;	/* gave up: the close resets */
 	}
 	if (acked || burst || !ctx->attached)
 		tonic_wake(sk);
-	return false;
+	return TONIC_AFTER_NOTHING;
 }
 
 void tonic_flow_work(struct work_struct *w)
 {
 	struct tonic_sk *ctx = container_of(w, struct tonic_sk, work);
 	struct sock *sk = ctx->sk;
-	bool abort = false;
+	enum tonic_after after = TONIC_AFTER_NOTHING;
 
 	clear_bit(TONIC_WORK_QUEUED, &ctx->bits);
 	lock_sock(sk);
-	if (!ctx->dead && ctx->attached)
-		abort = tonic_flow_process(sk, ctx);
+	if (!ctx->dead)
+		after = tonic_flow_process(sk, ctx);
+	if (after == TONIC_AFTER_CLOSE && !ctx->close_pending)
+		after = TONIC_AFTER_NOTHING;	/* another run got there first */
+	if (after == TONIC_AFTER_CLOSE)
+		ctx->close_pending = false;
 	release_sock(sk);
-	if (abort) {
+	if (after == TONIC_AFTER_ABORT) {
 		TONIC_INC(aborted);
 		tcp_abort(sk, ETIMEDOUT);
+	} else if (after == TONIC_AFTER_CLOSE) {
+		tonic_close_finish(sk, ctx);
 	}
 	sock_put(sk);
 	tonic_sk_put(ctx);
