@@ -140,7 +140,8 @@ static void tonic_close_locked(struct sock *sk, struct tonic_sk *ctx)
 	if (ctx->attached) {
 		if (!tonic_drained(ctx)) {
 			/* Bytes that cannot be delivered any more: reset, never truncate silently. */
-			TONIC_INC(drain_timeouts);
+			if ((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT))
+				TONIC_INC(drain_timeouts);	/* not a reset peer */
 			sock_set_flag(sk, SOCK_LINGER);
 			sk->sk_lingertime = 0;
 		}
