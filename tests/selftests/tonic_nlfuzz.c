@@ -252,6 +252,73 @@ static void rand_attr(struct msg *m, int maxattr)
 	}
 }
 
+/* Near-valid requests: each command's own attributes with their types, values random. */
+enum { K_STR, K_U32, K_U8, K_BE16, K_BE32, K_IN6 };
+struct fattr {
+	uint8_t cmd;
+	uint16_t type;
+	uint8_t kind;
+};
+
+static const struct fattr fattrs[] = {
+	{ TONIC_CMD_DEV_GET, TONIC_A_DEV_NAME, K_STR },
+	{ TONIC_CMD_FLOW_GET, TONIC_A_FLOW_DEV, K_STR },
+	{ TONIC_CMD_FLOW_GET, TONIC_A_FLOW_ID, K_U32 },
+	{ TONIC_CMD_FLOW_GET, TONIC_A_FLOW_PROGRAM, K_STR },
+	{ TONIC_CMD_STATS_GET, TONIC_A_STATS_DEV_NAME, K_STR },
+	{ TONIC_CMD_DEFAULTS_SET, TONIC_A_DEFAULTS_PROGRAM, K_STR },
+	{ TONIC_CMD_DEFAULTS_SET, TONIC_A_DEFAULTS_SEG_SIZE, K_U32 },
+	{ TONIC_CMD_DEFAULTS_SET, TONIC_A_DEFAULTS_SUB_DELAY_US, K_U32 },
+	{ TONIC_CMD_DEFAULTS_SET, TONIC_A_DEFAULTS_AUTO_OFFLOAD, K_U8 },
+	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_LOCAL_IPV4, K_BE32 },
+	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_REMOTE_IPV4, K_BE32 },
+	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_LOCAL_IPV6, K_IN6 },
+	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_REMOTE_IPV6, K_IN6 },
+	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_LOCAL_PORT, K_BE16 },
+	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_REMOTE_PORT, K_BE16 },
+	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_OFFLOAD, K_U8 },
+};
+
+static void near_valid(struct msg *m, uint8_t cmd)
+{
+	unsigned int i;
+
+	for (i = 0; i < sizeof(fattrs) / sizeof(fattrs[0]); i++) {
+		const struct fattr *f = &fattrs[i];
+		uint32_t v = rnd();
+		const char *str;
+
+		if (f->cmd != cmd || rnd() % 4 == 0)
+			continue;
+		switch (f->kind) {
+		case K_STR:
+			str = names[rnd() % (sizeof(names) / sizeof(names[0]))];
+			m_attr(m, f->type, str, strlen(str) + 1);
+			break;
+		case K_U32:
+			v = rnd() % 2 ? rnd() % 2048 : v;
+			m_attr(m, f->type, &v, 4);
+			break;
+		case K_U8:
+			v = rnd() % 3;
+			m_attr(m, f->type, &v, 1);
+			break;
+		case K_BE16:
+			v = rnd() % 8 ? 0x8914 /* 5257 */ : v;
+			m_attr(m, f->type, &v, 2);
+			break;
+		case K_BE32:
+			v = rnd() % 2 ? 0x0100000a : 0x0200000a;	/* 10.0.0.1/2 */
+			m_attr(m, f->type, &v, 4);
+			break;
+		default:
+			m_attr(m, f->type, NULL, 16);
+		}
+	}
+	if (rnd() % 4 == 0)
+		rand_attr(m, max_attr(cmd));	/* one stray */
+}
+
 static void one(int fd, bool unpriv)
 {
 	struct msg m;
@@ -268,9 +335,18 @@ static void one(int fd, bool unpriv)
 	if (rnd() % 16 == 0)
 		flags |= rnd() & 0x0f00;
 	m_init(&m, fam, flags, cmd, rnd() % 8 ? 1 : rnd());
-	n = rnd() % 8;
-	for (i = 0; i < n; i++)
-		rand_attr(&m, max_attr(cmd));
+	if (rnd() % 2 && cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) {
+		if (rnd() % 4 && !(cmd == TONIC_CMD_DEV_GET || cmd == TONIC_CMD_FLOW_GET)) {
+			/* doit-only commands: drop the dump flag most of the time */
+			((struct nlmsghdr *)m.buf)->nlmsg_flags &= ~NLM_F_DUMP;
+			dump = false;
+		}
+		near_valid(&m, cmd);
+	} else {
+		n = rnd() % 8;
+		for (i = 0; i < n; i++)
+			rand_attr(&m, max_attr(cmd));
+	}
 	if (kind == 0) {		/* truncated genetlink header */
 		m.len = NLMSG_HDRLEN + rnd() % GENL_HDRLEN;
 	} else if (kind == 1) {		/* nlmsg_len beyond what is sent: silently dropped */

@@ -184,6 +184,13 @@ out:
 	return err;
 }
 
+static int no_seq_check(struct nl_msg *msg, void *arg)
+{
+	(void)msg;
+	(void)arg;
+	return NL_OK;
+}
+
 int tn_listen(int maxattr, tn_reply_fn reply, void *arg)
 {
 	struct req_state st = { .maxattr = maxattr, .reply = reply, .arg = arg };
@@ -200,9 +207,13 @@ int tn_listen(int maxattr, tn_reply_fn reply, void *arg)
 	if (!cb)
 		return -ENOMEM;
 	nl_cb_set(cb, NL_CB_VALID, NL_CB_CUSTOM, on_valid, &st);
+	nl_cb_set(cb, NL_CB_SEQ_CHECK, NL_CB_CUSTOM, no_seq_check, NULL);
 	for (;;) {
 		r = nl_recvmsgs(sk, cb);
-		if (r < 0 && r != -NLE_NOMEM && r != -NLE_INTR && r != -NLE_AGAIN) {
+		if (r == -NLE_NOMEM) {
+			fprintf(stderr, "tonic: monitor: events lost (receive buffer overrun)\n");
+		} else if (r < 0 && r != -NLE_INTR && r != -NLE_AGAIN) {
+			fprintf(stderr, "tonic: monitor: %s\n", nl_geterror(r));
 			nl_cb_put(cb);
 			return -EIO;
 		}
