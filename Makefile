@@ -65,6 +65,7 @@ CHECK_SUITES := build-check
 -include userspace-tools/tools.mk
 -include userspace-tools/sim/sim.mk
 -include userspace-tools/devmodel/devmodel.mk
+-include userspace-tools/tonic/tonic.mk
 include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 

@@ -9,6 +9,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$TOP/build}
 mkdir -p "$B"
 R=$(mktemp -d "$B/initramfs.XXXXXX")
+# mktemp makes it 0700: the guest's / must be usable by unprivileged test users.
+chmod 755 "$R"
 trap 'rm -rf "$R"' EXIT
 
 # Kernel modules the guest loads, resolved with their dependencies.

@@ -44,6 +44,16 @@ if run nr1b $SC/newreno-loss.conf -t 50; then
 		"newreno-loss: same seed, identical trace"
 fi
 
+# Loss-list replay (kernel-trace/): exactly the listed transmissions are
+# lost, no others, for Tonic and the reference alike.
+printf '# seg txn\n300 0\n301 0\n900 0\n2000 0\n2000 1\n' > $W/losses.txt
+sed -e '/^port /d' -e "s|loss_key=7|loss_list=$W/losses.txt|" $SC/newreno-loss.conf > $W/replay.conf
+if run replay $W/replay.conf -t 20; then
+	l=$(awk '$1 == "port_sw1" { print $13 }' $W/replay/summary.txt)
+	l3=$(awk '$1 == "port_sw3" { print $13 }' $W/replay/summary.txt)
+	ok $(tst "$l == 5 && $l3 == 5") "newreno-loss replay: loss list of 5 gives $l / $l3 losses"
+fi
+
 # (2) 200 NewReno flows (Jain over 0.3-1 s).
 if run nr200 $SC/newreno-200-tonic.conf -t 1000; then
 	j=$(get nr200 jain); s=$(get nr200 thr_sum_mbps)

@@ -20,6 +20,8 @@
  *            delack_us= sack= ack_every= cnp= cnp_us= becn= init_cwnd=
  *            rate_gbps= rto_us= p0= p1= p2= p3= group= trace=
  *            loss_key= (flows with one key see the same hashed losses)
+ *            loss_list=FILE (replay: lose exactly these transmissions,
+ *            `SEG [TXN]` per line, at the switch port; no random loss)
  *            count > 1 adds flows whose starts are every_us apart.
  *            pN = program parameter N (cfg.param[N]; see programs.rst),
  *            decimal or 0x hex.
@@ -165,6 +167,7 @@ static int do_flow(struct sim *s, struct line *l)
 	double jitter = num(l, "jitter_us", 0);
 	ps_t stop = (ps_t)(num(l, "stop_us", 0) * PS_PER_US);
 	double rate = num(l, "rate_gbps", 0), rto = num(l, "rto_us", 0);
+	const char *llist = get(l, "loss_list");
 
 	proto.src = (u16)num(l, "src", 0);
 	proto.dst = (u16)num(l, "dst", 1);
@@ -222,6 +225,10 @@ static int do_flow(struct sim *s, struct line *l)
 		if (!f->txn_seg || !f->txn_cnt)
 			abort();
 		memset(f->txn_seg, 0xff, SIM_TXN_RING * sizeof(u32));
+		f->loss_list = NULL;
+		f->nloss = 0;
+		if (llist && loss_list_load(f, llist))
+			return -1;
 		rx_init(f);
 	}
 	return 0;

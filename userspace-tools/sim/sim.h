@@ -116,6 +116,8 @@ enum { Q_ACCEPT, Q_DROP, Q_TRIM };
 struct port;
 int queue_admit(struct port *pt, struct pkt *p);
 bool queue_lose(struct port *pt, const struct pkt *p);
+struct flow;
+int loss_list_load(struct flow *f, const char *path);
 
 /* ---- port.c ---- */
 struct port {
@@ -186,6 +188,9 @@ struct flow {
 	u32 lkey;		/* key of the hashed loss pattern (default: flow id) */
 	u32 *txn_seg;		/* transmission counts per segment (loss pattern) */
 	u8 *txn_cnt;
+	u64 *loss_list;		/* replayed losses, sorted (seg << 8 | txn): when set,
+				 * only these are lost, at the switch port */
+	u32 nloss;
 	struct rx rx;
 	struct refnr *ref;
 	/* statistics */

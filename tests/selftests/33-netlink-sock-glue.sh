@@ -1,0 +1,62 @@
+#!/bin/sh
+# With the TCP glue: an offloaded transfer shows in tonic flow show (in its
+# own netns only) with the 4-tuple and the device's counters, tonic sock
+# offload off/on toggles it by 4-tuple, tonic monitor announces it, and
+# tonic stats has the socket counters.  Skips until sock-glue is merged.
+# timeout: 180
+. /tests/lib.sh
+. /tests/netlink-lib.sh
+$MODPROBE tonic || ksft_fail "modprobe tonic"
+if ! sockglue; then
+	echo "SKIP: sock-glue (TCP ULP \"tonic\") is not in tonic.ko yet"
+	$MODPROBE -r tonic
+	exit $KSFT_SKIP
+fi
+tonic_hosts 2 || ksft_fail "hosts"
+on h1 $TONIC -j monitor > /tmp/mon.json 2>/tmp/mon.err &
+mon=$!
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic 2>/dev/null ||
+	echo tonic > /dev/null
+on h2 /usr/bin/tonic_xfer -s 5001 > /dev/null &
+sleep 0.5
+on h1 /usr/bin/tonic_xfer -c 10.0.0.2 5001 400000000 -C tonic > /tmp/xfer.out 2>&1 &
+xfer=$!
+i=0
+while :; do
+	OUT=$(on h1 $TONIC -j flow show)
+	[ "$(jget '#')" -ge 1 ] 2>/dev/null && break
+	i=$((i + 1)); [ $i -gt 100 ] && ksft_fail "no offloaded flow in h1"
+	sleep 0.1
+done
+echo "$OUT"
+assert_eq "socket flow layout" "$(jget '[0]?keys')" \
+	"dev,id,owner,prog,seg_size,state,sub_delay_us,family,local,lport,remote,rport,netns,failed,cwnd,rate_kbps,credit,last_rtt_ns,bytes_sent,segs_sent,segs_rtx,segs_acked,timeouts,nacks,cnps,wnd_start,highest_sent,tail"
+assert_eq "owner" "$(jget '[0].owner')" socket
+assert_eq "local" "$(jget '[0].local')" 10.0.0.1
+assert_eq "remote" "$(jget '[0].remote')" 10.0.0.2
+assert_eq "rport" "$(jget '[0].rport')" 5001
+lport=$(jget '[0].lport')
+dev=$(jget '[0].dev'); id=$(jget '[0].id')
+OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
+assert_eq "flow get" "$(jget '[0].lport')" "$lport"
+# Other namespaces do not see it.
+OUT=$($TONIC -j flow show); assert_eq "init_net sees no socket flow" "$(printf '%s' "$OUT" | grep -c '"owner":"socket"')" 0
+OUT=$(on h2 $TONIC -j flow show); assert_eq "h2 sees none" "$(jget '#')" 0
+expect_err 1 "no such flow" on h2 $TONIC flow show dev "$dev" id "$id"
+
+# Toggle by 4-tuple: off (drains to software TCP), then on again.
+on h1 $TONIC sock offload off 10.0.0.1 "$lport" 10.0.0.2 5001 || ksft_fail "offload off"
+sleep 1
+on h1 $TONIC sock offload on 10.0.0.1 "$lport" 10.0.0.2 5001 || ksft_fail "offload on"
+jrun stats
+jget '.sockets.offloaded' > /dev/null || ksft_fail "socket counters"
+wait $xfer || ksft_fail "transfer: $(cat /tmp/xfer.out)"
+sleep 0.5
+kill $mon
+cat /tmp/mon.json
+printf '%s' "$(cat /tmp/mon.json)" | $J -l > /dev/null || ksft_fail "monitor output is not JSON lines"
+grep -q '"event":"added"' /tmp/mon.json || ksft_fail "no added event"
+grep -q '"event":"removed"' /tmp/mon.json || ksft_fail "no removed event"
+tonic_hosts_del
+$MODPROBE -r tonic || ksft_fail "unload"
+exit $KSFT_PASS

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tonic dev show [[dev] NAME] */
+#include <stdio.h>
+#include <string.h>
+#include "tonic.h"
+
+static int dev_build(struct nl_msg *msg, void *arg)
+{
+	const char *name = arg;
+
+	return name && nla_put_string(msg, TONIC_A_DEV_NAME, name) ? -EMSGSIZE : 0;
+}
+
+static int dev_reply(struct nlattr **tb, int cmd, void *arg)
+{
+	struct nlattr *a;
+	int rem;
+
+	(void)cmd;
+	(void)arg;
+	out_begin_object();
+	if (!json)
+		printf("%s: ", tn_str(tb[TONIC_A_DEV_NAME]));
+	else
+		out_str("name", tn_str(tb[TONIC_A_DEV_NAME]));
+	out_str("backend", tn_str(tb[TONIC_A_DEV_BACKEND]));
+	out_u64("max_flows", tn_u32(tb[TONIC_A_DEV_MAX_FLOWS]));
+	out_u64("flows_in_use", tn_u32(tb[TONIC_A_DEV_FLOWS_IN_USE]));
+	out_u64("wnd_bits", tn_u32(tb[TONIC_A_DEV_WND_BITS]));
+	out_u64("ring_depth", tn_u32(tb[TONIC_A_DEV_RING_DEPTH]));
+	out_u64("cycle_ps", tn_u32(tb[TONIC_A_DEV_CYCLE_PS]));
+	out_bool("default", tb[TONIC_A_DEV_DEFAULT] != NULL);
+	if (!json)
+		printf("\n    ");
+	out_u64("flows_added", tn_u64(tb[TONIC_A_DEV_FLOWS_ADDED]));
+	out_u64("flows_full", tn_u64(tb[TONIC_A_DEV_FLOWS_FULL]));
+	if (!json)
+		printf("\n    programs ");
+	out_key_array("programs");
+	/* Every TONIC_A_DEV_PROGRAM (tb[] keeps only the last one). */
+	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(tn_cur_msg()), 0),
+			  genlmsg_attrlen(nlmsg_data(tn_cur_msg()), 0), rem)
+		if (nla_type(a) == TONIC_A_DEV_PROGRAM)
+			out_array_str(tn_str(a));
+	out_end_array();
+	out_end_object();
+	if (!json)
+		printf("\n");
+	return 0;
+}
+
+int cmd_dev(int argc, char **argv)
+{
+	const char *name = NULL;
+	int err;
+
+	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list"))) {
+		argc--;
+		argv++;
+	} else if (argc > 0 && strcmp(argv[0], "help")) {
+		usage_error("dev: unknown command \"%s\" (try: tonic dev show)", argv[0]);
+	}
+	if (argc > 0 && !strcmp(argv[0], "help")) {
+		printf("Usage: tonic dev show [[dev] NAME]\n");
+		return 0;
+	}
+	if (argc > 0 && !strcmp(argv[0], "dev")) {
+		argc--;
+		argv++;
+		if (!argc)
+			usage_error("dev: \"dev\" needs a device name");
+	}
+	if (argc > 0) {
+		name = argv[0];
+		argc--;
+		argv++;
+	}
+	if (argc > 0)
+		usage_error("dev show: unexpected \"%s\"", argv[0]);
+	out_begin_array();	/* always a list, as ip -j link show dev X */
+	err = tn_request("dev show", TONIC_CMD_DEV_GET, !name, TONIC_A_DEV_MAX, dev_build,
+			 dev_reply, (void *)name);
+	out_end_array();
+	out_newline();
+	return err;
+}

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tonic flow show [dev NAME] [id N] [prog P] */
+#include <stdio.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <sys/socket.h>
+#include "tonic.h"
+
+struct flow_filter {
+	const char *dev, *prog;
+	uint32_t id;
+	bool have_id;
+	int n;
+};
+
+static const char *owner_name(uint32_t o)
+{
+	switch (o) {
+	case TONIC_FLOW_OWNER_SOCKET: return "socket";
+	case TONIC_FLOW_OWNER_DEVICE: return "device";
+	default: return "unknown";
+	}
+}
+
+static const char *sk_state_name(uint32_t s)
+{
+	switch (s) {
+	case TONIC_SK_SOFTWARE: return "software";
+	case TONIC_SK_OFFLOADED: return "offloaded";
+	case TONIC_SK_DRAINING: return "draining";
+	case TONIC_SK_FALLBACK: return "fallback";
+	case TONIC_SK_PENDING: return "pending";
+	default: return "unknown";
+	}
+}
+
+static void addr_str(struct nlattr *a, int af, char *buf, size_t len)
+{
+	size_t need = af == AF_INET ? 4 : 16;
+
+	if (!a || (size_t)nla_len(a) != need || !inet_ntop(af, nla_data(a), buf, len))
+		snprintf(buf, len, "?");
+}
+
+void flow_print(struct nlattr **tb, const char *event)
+{
+	uint32_t owner = tn_u32(tb[TONIC_A_FLOW_OWNER]);
+	uint16_t fam = tn_u16(tb[TONIC_A_FLOW_FAMILY]);
+
+	out_begin_object();
+	if (event && json)
+		out_str("event", event);
+	else if (event)
+		printf("%s ", event);
+	out_str("dev", tn_str(tb[TONIC_A_FLOW_DEV]));
+	out_u64(json ? "id" : "flow", tn_u32(tb[TONIC_A_FLOW_ID]));
+	out_str("owner", owner_name(owner));
+	if (tb[TONIC_A_FLOW_PROGRAM])
+		out_str("prog", tn_str(tb[TONIC_A_FLOW_PROGRAM]));
+	out_u64("seg_size", tn_u32(tb[TONIC_A_FLOW_SEG_SIZE]));
+	if (tb[TONIC_A_FLOW_SK_STATE]) {
+		out_str("state", sk_state_name(tn_u32(tb[TONIC_A_FLOW_SK_STATE])));
+		out_u64("sub_delay_us", tn_u32(tb[TONIC_A_FLOW_SUB_DELAY_US]));
+	}
+	if (tb[TONIC_A_FLOW_FAIL_REASON])
+		out_u64("fail_reason", tn_u32(tb[TONIC_A_FLOW_FAIL_REASON]));
+	if (fam == AF_INET || fam == AF_INET6) {
+		char l[INET6_ADDRSTRLEN], r[INET6_ADDRSTRLEN];
+
+		addr_str(tb[fam == AF_INET ? TONIC_A_FLOW_LOCAL_IPV4 : TONIC_A_FLOW_LOCAL_IPV6],
+			 fam, l, sizeof(l));
+		addr_str(tb[fam == AF_INET ? TONIC_A_FLOW_REMOTE_IPV4 : TONIC_A_FLOW_REMOTE_IPV6],
+			 fam, r, sizeof(r));
+		if (!json)
+			printf("\n    ");
+		out_str("family", fam == AF_INET ? "inet" : "inet6");
+		out_str("local", l);
+		out_u64("lport", ntohs(tn_u16(tb[TONIC_A_FLOW_LOCAL_PORT])));
+		out_str("remote", r);
+		out_u64("rport", ntohs(tn_u16(tb[TONIC_A_FLOW_REMOTE_PORT])));
+	}
+	if (tb[TONIC_A_FLOW_NETNS_INUM])
+		out_u64("netns", tn_u32(tb[TONIC_A_FLOW_NETNS_INUM]));
+	if (tb[TONIC_A_FLOW_DEV_STATE]) {
+		uint32_t ds = tn_u32(tb[TONIC_A_FLOW_DEV_STATE]);
+
+		if (!json)
+			printf("\n    ");
+		out_bool("failed", ds & 1);
+		out_u64("cwnd", tn_u32(tb[TONIC_A_FLOW_CWND]));
+		out_u64("rate_kbps", tn_u32(tb[TONIC_A_FLOW_RATE_KBPS]));
+		out_u64("credit", tn_u32(tb[TONIC_A_FLOW_CREDIT]));
+		out_u64("last_rtt_ns", tn_u64(tb[TONIC_A_FLOW_LAST_RTT_NS]));
+		if (!json)
+			printf("\n    ");
+		out_u64("bytes_sent", tn_u64(tb[TONIC_A_FLOW_BYTES_SENT]));
+		out_u64("segs_sent", tn_u64(tb[TONIC_A_FLOW_SEGS_SENT]));
+		out_u64("segs_rtx", tn_u64(tb[TONIC_A_FLOW_SEGS_RTX]));
+		out_u64("segs_acked", tn_u64(tb[TONIC_A_FLOW_SEGS_ACKED]));
+		out_u64("timeouts", tn_u64(tb[TONIC_A_FLOW_TIMEOUTS]));
+		out_u64("nacks", tn_u64(tb[TONIC_A_FLOW_NACKS]));
+		out_u64("cnps", tn_u64(tb[TONIC_A_FLOW_CNPS]));
+		if (!json)
+			printf("\n    ");
+		out_u64("wnd_start", tn_u32(tb[TONIC_A_FLOW_WND_START]));
+		out_u64("highest_sent", tn_u32(tb[TONIC_A_FLOW_HIGHEST_SENT]));
+		out_u64("tail", tn_u32(tb[TONIC_A_FLOW_TAIL]));
+	}
+	out_end_object();
+	if (!json)
+		printf("\n");
+}
+
+static int flow_build(struct nl_msg *msg, void *arg)
+{
+	struct flow_filter *f = arg;
+
+	if (f->dev && nla_put_string(msg, TONIC_A_FLOW_DEV, f->dev))
+		return -EMSGSIZE;
+	if (f->have_id && nla_put_u32(msg, TONIC_A_FLOW_ID, f->id))
+		return -EMSGSIZE;
+	if (f->prog && nla_put_string(msg, TONIC_A_FLOW_PROGRAM, f->prog))
+		return -EMSGSIZE;
+	return 0;
+}
+
+static int flow_reply(struct nlattr **tb, int cmd, void *arg)
+{
+	struct flow_filter *f = arg;
+
+	(void)cmd;
+	f->n++;
+	flow_print(tb, NULL);
+	return 0;
+}
+
+int cmd_flow(int argc, char **argv)
+{
+	struct flow_filter f = { 0 };
+	int err;
+
+	if (argc > 0 && !strcmp(argv[0], "help")) {
+		printf("Usage: tonic flow show [dev NAME] [id N] [prog PROGRAM]\n");
+		return 0;
+	}
+	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list"))) {
+		argc--;
+		argv++;
+	} else if (argc > 0) {
+		usage_error("flow: unknown command \"%s\" (try: tonic flow show)", argv[0]);
+	}
+	while (argc > 0) {
+		if (argc < 2)
+			usage_error("flow show: \"%s\" needs a value", argv[0]);
+		if (!strcmp(argv[0], "dev"))
+			f.dev = argv[1];
+		else if (!strcmp(argv[0], "prog") || !strcmp(argv[0], "program"))
+			f.prog = argv[1];
+		else if (!strcmp(argv[0], "id")) {
+			if (parse_u32("flow id", argv[1], UINT32_MAX, &f.id))
+				return EXIT_USAGE;
+			f.have_id = true;
+		} else
+			usage_error("flow show: unknown filter \"%s\" (dev, id, prog)", argv[0]);
+		argc -= 2;
+		argv += 2;
+	}
+	/* A single flow by dev + id is a "get" (ENOENT if absent); else a filtered dump. */
+	out_begin_array();
+	err = tn_request("flow show", TONIC_CMD_FLOW_GET, !(f.dev && f.have_id && !f.prog),
+			 TONIC_A_FLOW_MAX, flow_build, flow_reply, &f);
+	out_end_array();
+	out_newline();
+	return err;
+}

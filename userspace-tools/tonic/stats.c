@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/* tonic stats [dev NAME] */
+#include <stdio.h>
+#include <string.h>
+#include "tonic.h"
+
+static const char *const dstats_names[TONIC_A_DSTATS_MAX + 1] = {
+	[TONIC_A_DSTATS_FLOWS_ADDED] = "flows_added",
+	[TONIC_A_DSTATS_FLOWS_FULL] = "flows_full",
+	[TONIC_A_DSTATS_CYCLES] = "cycles",
+	[TONIC_A_DSTATS_BUSY_CYCLES] = "busy_cycles",
+	[TONIC_A_DSTATS_BAD_FLOW] = "bad_flow",
+	[TONIC_A_DSTATS_BAD_ACK] = "bad_ack",
+	[TONIC_A_DSTATS_BAD_SACK] = "bad_sack",
+	[TONIC_A_DSTATS_BAD_PUSH] = "bad_push",
+	[TONIC_A_DSTATS_IN_OVERFLOW] = "in_overflow",
+	[TONIC_A_DSTATS_STALE_ACK] = "stale_ack",
+	[TONIC_A_DSTATS_CONFLICTS] = "conflicts",
+	[TONIC_A_DSTATS_NOTES_DROPPED] = "notes_dropped",
+	[TONIC_A_DSTATS_STALE_DESC] = "stale_desc",
+};
+
+static const char *const sstats_names[TONIC_A_SSTATS_MAX + 1] = {
+	[TONIC_A_SSTATS_OFFLOADED] = "offloaded",
+	[TONIC_A_SSTATS_INSTALLS] = "installs",
+	[TONIC_A_SSTATS_ATTACHES] = "attaches",
+	[TONIC_A_SSTATS_DETACHES] = "detaches",
+	[TONIC_A_SSTATS_FALLBACK_FULL] = "fallback_full",
+	[TONIC_A_SSTATS_FALLBACK_MD5] = "fallback_md5",
+	[TONIC_A_SSTATS_FALLBACK_URG] = "fallback_urg",
+	[TONIC_A_SSTATS_FALLBACK_OTHER] = "fallback_other",
+	[TONIC_A_SSTATS_FAILED] = "failed",
+	[TONIC_A_SSTATS_DRAIN_TIMEOUTS] = "drain_timeouts",
+	[TONIC_A_SSTATS_ACKS_IN] = "acks_in",
+	[TONIC_A_SSTATS_ACKS_DROPPED] = "acks_dropped",
+};
+
+/* The u64 counters of one nest, named by @names. */
+static void print_counters(struct nlattr *nest, const char *const *names, int max)
+{
+	struct nlattr *a;
+	int rem, n = 0;
+
+	nla_for_each_nested(a, nest, rem) {
+		int t = nla_type(a);
+
+		if (t > max || !names[t])
+			continue;
+		if (!json && n && !(n % 6))
+			printf("\n    ");
+		out_u64(names[t], tn_u64(a));
+		n++;
+	}
+}
+
+static int stats_build(struct nl_msg *msg, void *arg)
+{
+	const char *dev = arg;
+
+	return dev && nla_put_string(msg, TONIC_A_STATS_DEV_NAME, dev) ? -EMSGSIZE : 0;
+}
+
+static int stats_reply(struct nlattr **tb, int cmd, void *arg)
+{
+	struct genlmsghdr *gh = nlmsg_data(tn_cur_msg());
+	struct nlattr *a, *d;
+	int rem, rem2;
+
+	(void)tb;
+	(void)cmd;
+	(void)arg;
+	out_begin_object();
+	out_key_array("devices");
+	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0), rem) {
+		if (nla_type(a) != TONIC_A_STATS_DEV)
+			continue;
+		out_begin_object();
+		nla_for_each_nested(d, a, rem2)
+			if (nla_type(d) == TONIC_A_DSTATS_DEV) {
+				if (json)
+					out_str("dev", tn_str(d));
+				else
+					printf("dev %s:\n    ", tn_str(d));
+			}
+		print_counters(a, dstats_names, TONIC_A_DSTATS_MAX);
+		out_end_object();
+		if (!json)
+			printf("\n");
+	}
+	out_end_array();
+	if (tb[TONIC_A_STATS_SOCK]) {
+		if (!json)
+			printf("sockets:\n    ");
+		out_key_object("sockets");
+		print_counters(tb[TONIC_A_STATS_SOCK], sstats_names, TONIC_A_SSTATS_MAX);
+		out_end_object();
+		if (!json)
+			printf("\n");
+	} else if (!json) {
+		printf("sockets: TCP offload not loaded\n");
+	}
+	out_end_object();
+	return 0;
+}
+
+int cmd_stats(int argc, char **argv)
+{
+	const char *dev = NULL;
+	int err;
+
+	if (argc > 0 && !strcmp(argv[0], "help")) {
+		printf("Usage: tonic stats [show] [dev NAME]\n");
+		return 0;
+	}
+	if (argc > 0 && !strcmp(argv[0], "show")) {
+		argc--;
+		argv++;
+	}
+	if (argc == 2 && !strcmp(argv[0], "dev"))
+		dev = argv[1];
+	else if (argc)
+		usage_error("stats: unexpected \"%s\" (tonic stats [dev NAME])", argv[0]);
+	err = tn_request("stats", TONIC_CMD_STATS_GET, false, TONIC_A_STATS_MAX, stats_build,
+			 stats_reply, (void *)dev);
+	out_newline();
+	return err;
+}
