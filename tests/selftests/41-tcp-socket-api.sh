@@ -66,6 +66,5 @@ cat /sys/kernel/debug/tonic/stats | head -18
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
 tonic_hosts_del
-sleep 1
-$MODPROBE -r tonic || ksft_fail "unload after the connections closed"
+tonic_unload || ksft_fail "unload after the connections closed"
 exit $KSFT_PASS

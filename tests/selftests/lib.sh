@@ -58,3 +58,16 @@ ksft_fail() {
 	echo "FAIL: $*"
 	exit $KSFT_FAIL
 }
+
+# tonic_unload: modprobe -r tonic, retried for up to 5 s.  Deleting a
+# namespace is asynchronous in the kernel (cleanup_net): a namespace whose
+# default congestion control was "tonic", or a closing socket's ULP, holds
+# the module for a moment after `ip netns del` returns.
+tonic_unload() {
+	_i=0
+	while ! $MODPROBE -r tonic 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -ge 50 ] && { $MODPROBE -r tonic; return 1; }
+		sleep 0.1
+	done
+}
