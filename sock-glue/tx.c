@@ -80,7 +80,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct inet_sock *inet = inet_sk(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 hlen = tonic_tcp_hdrlen(tp), seq, len = d->len, win, mss;
+	u32 hlen = tonic_tcp_hdrlen(tp), seq, len = d->len, win, mss, segs;
 	struct sk_buff *skb;
 	struct tcphdr *th;
 	u64 off;
@@ -133,6 +133,14 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	}
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	skb_set_owner_w(skb, sk);
+	skb_set_hash_from_sk(skb, sk);
+	/* RFC 3168 6.1.5: new data is ECN-capable, retransmissions are not. */
+	if (tp->ecn_flags & TCP_ECN_OK) {
+		if (d->flags & TONIC_DESC_RTX)
+			INET_ECN_dontxmit(sk);
+		else
+			INET_ECN_xmit(sk);
+	}
 	mss = tp->mss_cache;
 	if (len > mss) {
 		skb_shinfo(skb)->gso_size = mss;
@@ -153,9 +161,17 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 		goto fail;
 	ctx->segs_sent++;
 	TONIC_INC(segs_tx);
+	/* tcp_info (ss -ti) counts what went out on the wire, whoever sent it. */
+	segs = len > mss ? DIV_ROUND_UP(len, mss) : 1;
+	tp->segs_out += segs;
+	tp->data_segs_out += segs;
+	tp->bytes_sent += len;
+	tp->lsndtime = tcp_jiffies32;
 	if (d->flags & TONIC_DESC_RTX) {
 		ctx->segs_rtx++;
 		TONIC_INC(segs_rtx);
+		tp->total_retrans += segs;
+		tp->bytes_retrans += len;
 	}
 	return;
 fail:
