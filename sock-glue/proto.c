@@ -56,7 +56,17 @@ static int tonic_route_send(struct sock *sk, struct tonic_sk *ctx, int flags, lo
 	    (sk->sk_shutdown & SEND_SHUTDOWN) || sk->sk_err)
 		return 0;
 	if (!tcp_rtx_and_write_queues_empty(sk)) {
-		/* The kernel still has bytes of its own: let them drain first. */
+		/*
+		 * The kernel still has bytes of its own: let them drain first.
+		 * A non-blocking sender is told to come back (EAGAIN, woken by
+		 * the acks that drain the queue, as when TCP's buffer is full);
+		 * feeding TCP instead would keep its queue busy for ever.
+		 */
+		if (!*timeo) {
+			if (sk->sk_socket)
+				set_bit(SOCK_NOSPACE, &sk->sk_socket->flags);
+			return -EAGAIN;
+		}
 		if (tonic_wait_kernel_idle(sk, *timeo))
 			return 0;
 	}

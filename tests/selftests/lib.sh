@@ -37,6 +37,11 @@ tonic_hosts() {
 
 tonic_hosts_del() {
 	for ns in $($IP netns list | awk '{print $1}'); do
+		# Processes left inside (servers, monitors) would keep the
+		# namespace, its sockets and its sysctls alive after the del.
+		for p in $($IP netns pids "$ns" 2>/dev/null); do
+			kill "$p" 2>/dev/null
+		done
 		$IP netns del "$ns"
 	done
 }
