@@ -25,7 +25,7 @@ bool tonic_drained(const struct tonic_sk *ctx)
  * connection stays on software TCP, as BRIEF §2 says.
  */
 static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg,
-			    struct tonic_dev *avoid, u32 *flow)
+			    struct tonic_dev *avoid, struct tonic_dev **devp, u32 *flow)
 {
 	struct tonic_dev *dev = tonic_dev_default(), *d;
 	int err = -ENODEV;
@@ -34,8 +34,7 @@ static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg,
 	if (dev && dev != avoid) {
 		err = tonic_dev_flow_attach(dev, fcfg, ctx, flow);
 		if (!err || err == -ENOSPC) {
-			if (!err)
-				ctx->dev = dev;
+			*devp = dev;
 			return err;
 		}
 	}
@@ -44,11 +43,21 @@ static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg,
 			continue;
 		err = tonic_dev_flow_attach(d, fcfg, ctx, flow);
 		if (!err) {
-			ctx->dev = d;
+			*devp = d;
 			return 0;
 		}
 	}
 	return err;
+}
+
+/* Publish the attached flow to the ACK tap (which reads these under ctx->lock). */
+static void tonic_publish(struct tonic_sk *ctx, struct tonic_dev *dev, u32 flow)
+{
+	spin_lock_bh(&ctx->lock);
+	ctx->dev = dev;
+	ctx->flow = flow;
+	ctx->attached = true;
+	spin_unlock_bh(&ctx->lock);
 }
 
 static void tonic_flow_cfg(struct sock *sk, struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg)
@@ -71,6 +80,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	struct tonic_flow_cfg fcfg;
+	struct tonic_dev *dev;
 	u32 flow;
 	int err;
 
@@ -103,12 +113,11 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->rhead = ctx->rcount = 0;
 	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
 	spin_unlock(&ctx->qlock);
-	err = tonic_dev_attach(ctx, &fcfg, NULL, &flow);
-	if (!err) {
-		ctx->flow = flow;
-		ctx->attached = true;
-	}
 	spin_unlock_bh(&ctx->lock);
+	/* Device registry lookups may sleep: outside ctx->lock (the tap ignores us until published). */
+	err = tonic_dev_attach(ctx, &fcfg, NULL, &dev, &flow);
+	if (!err)
+		tonic_publish(ctx, dev, flow);
 	if (err) {
 		ctx->state = TONIC_SK_FALLBACK;
 		if (err == -ENOSPC)
@@ -176,14 +185,23 @@ void tonic_detach(struct sock *sk, struct tonic_sk *ctx)
  */
 int tonic_failover(struct sock *sk, struct tonic_sk *ctx)
 {
-	struct tonic_dev *old = ctx->dev;
+	struct tonic_dev *old = ctx->dev, *dev;
 	struct tonic_flow_cfg fcfg;
 	u32 flow;
+	s32 acked;
 	int err;
 
 	if (!ctx->attached)
 		return -ENOENT;
 	tonic_unhook(ctx);
+	/*
+	 * A failing device stops turning acks into notes: head may lag what
+	 * the peer has acked (the tap saw it).  The new flow must not start
+	 * below that, or the peer's acks would be beyond anything it sent.
+	 */
+	acked = (s32)(READ_ONCE(ctx->last_ack) - (ctx->isn + (u32)ctx->head));
+	if (acked > 0)
+		tonic_sbuf_free_to(sk, ctx, min_t(u64, ctx->head + acked, ctx->ttail));
 	tonic_flow_cfg(sk, ctx, &fcfg);
 	/* Keep C: the buffer's offsets do not depend on it, but the carving does. */
 	fcfg.seg_size = ctx->seg;
@@ -191,14 +209,11 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx)
 	ctx->base_off = ctx->ttail = ctx->head;
 	ctx->base_seg = ctx->tail_seg = 0;
 	ctx->wnd_blocked = false;
-	err = tonic_dev_attach(ctx, &fcfg, old, &flow);
-	if (!err) {
-		ctx->flow = flow;
-		ctx->attached = true;
-	}
 	spin_unlock_bh(&ctx->lock);
+	err = tonic_dev_attach(ctx, &fcfg, old, &dev, &flow);
 	if (err)
 		return err;
+	tonic_publish(ctx, dev, flow);
 	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
 	ctx->attaches++;
 	TONIC_INC(failovers);

@@ -9,6 +9,7 @@
  *       -o FILE  also write the (single) stream to FILE
  *       -R BYTES reset the connection (RST) after BYTES were received
  *       -D MS    sleep MS after each read (a slow reader: zero windows)
+ *       -Q       echo server for -Q clients (one connection)
  *
  *   tonic_xfer -c HOST PORT BYTES [options]
  *       Send BYTES of seeded pseudo-random data, shut down, and compare the
@@ -28,6 +29,8 @@
  *       -r       require the socket to have been offloaded (segments sent)
  *       -M N     N connections in parallel (epoll), each BYTES
  *       -z SEED  data seed (default 1); connection i uses SEED + i
+ *       -Q       ping-pong instead: BYTES round trips of one byte each
+ *                (TCP_NODELAY), prints the round-trip times in microseconds
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -651,12 +654,79 @@ static int client_many(const char *host, const char *port, uint64_t bytes, const
 	return 0;
 }
 
+/* ---- ping-pong: one byte there and back, BYTES times ---- */
+
+static int echo_server(const char *port)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(atoi(port)) };
+	int one = 1, l, c;
+	char b[256];
+	ssize_t n;
+
+	l = socket(AF_INET6, SOCK_STREAM, 0);
+	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 1)) {
+		perror("server");
+		return 1;
+	}
+	printf("listening\n");
+	c = accept(l, NULL, NULL);
+	if (c < 0)
+		return 1;
+	setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	while ((n = read(c, b, sizeof(b))) > 0)
+		if (write(c, b, n) != n)
+			break;
+	close(c);
+	close(l);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int pingpong(const char *host, const char *port, uint64_t rounds, struct opts *o)
+{
+	double *rtt = calloc(rounds ? rounds : 1, sizeof(double)), sum = 0;
+	struct tonic_sock_info info;
+	uint64_t i;
+	char b = 'x';
+	int s;
+
+	o->nodelay = 1;
+	s = connect_to(host, port, o, 0);
+	if (s < 0 || !rtt || set_tonic_opts(s, o))
+		return 1;
+	for (i = 0; i < rounds; i++) {
+		double t = now_s();
+
+		if (write(s, &b, 1) != 1 || read(s, &b, 1) != 1) {
+			perror("ping-pong");
+			return 1;
+		}
+		rtt[i] = (now_s() - t) * 1e6;
+		sum += rtt[i];
+	}
+	qsort(rtt, rounds, sizeof(double), cmp_double);
+	printf("pingpong: %llu round trips, mean %.1f us, p50 %.1f us, p99 %.1f us\n",
+	       (unsigned long long)rounds, sum / rounds, rtt[rounds / 2], rtt[rounds * 99 / 100]);
+	print_info(s, &info, o->info);
+	close(s);
+	if (o->require && !info.segs_sent)
+		return 3;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct opts o = { .seg = -1, .delay = -1, .wsize = 65536, .seed = 1, .nconn = 1 };
 	long long reset_at = -1;
 	const char *out = NULL;
-	int delay_ms = 0, opt, server_mode;
+	int delay_ms = 0, opt, server_mode, ping = 0;
 
 	if (argc >= 3 && !strcmp(argv[1], "-s")) {
 		server_mode = 1;
@@ -667,7 +737,7 @@ int main(int argc, char **argv)
 	} else {
 		goto usage;
 	}
-	while ((opt = getopt(argc, argv, "C:UP:S:T:w:nfext:EirM:z:o:R:D:")) != -1) {
+	while ((opt = getopt(argc, argv, "C:UP:S:T:w:nfext:EirM:z:o:R:D:Q")) != -1) {
 		switch (opt) {
 		case 'C': o.cc = optarg; break;
 		case 'U': o.ulp = 1; break;
@@ -688,20 +758,25 @@ int main(int argc, char **argv)
 		case 'o': out = optarg; break;
 		case 'R': reset_at = strtoll(optarg, NULL, 0); break;
 		case 'D': delay_ms = atoi(optarg); break;
+		case 'Q': ping = 1; break;
 		default: goto usage;
 		}
 	}
 	if (o.wsize == 0 || o.nconn < 1)
 		goto usage;
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (server_mode && ping)
+		return echo_server(argv[2]);
 	if (server_mode)
 		return server(argv[2], o.nconn, out, reset_at, delay_ms);
+	if (ping)
+		return pingpong(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 	if (o.nconn > 1)
 		return client_many(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 	return client(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 usage:
-	fprintf(stderr, "usage: tonic_xfer -s PORT [-M N] [-o FILE] [-R BYTES] [-D MS]\n"
+	fprintf(stderr, "usage: tonic_xfer -s PORT [-M N] [-o FILE] [-R BYTES] [-D MS] [-Q]\n"
 		"       tonic_xfer -c HOST PORT BYTES [-C CC] [-U] [-P PROG] [-S C] [-T US]\n"
-		"                  [-w N] [-n] [-f] [-e] [-x] [-t N] [-E] [-i] [-r] [-M N] [-z SEED]\n");
+		"                  [-w N] [-n] [-f] [-e] [-x] [-t N] [-E] [-i] [-r] [-M N] [-z SEED] [-Q]\n");
 	return 2;
 }
