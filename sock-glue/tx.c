@@ -75,12 +75,19 @@ static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
 	return sizeof(struct tcphdr) + (tp->rx_opt.tstamp_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
 }
 
-static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic_desc *d)
+/*
+ * Transmit descriptor @d and the @more descriptors merged after it (the
+ * segments that directly follow, @len bytes in all) as one skb: with C =
+ * MSS, consecutive segments of one device run go down the stack as one
+ * GSO skb, cut back into the same MSS-sized packets on the wire.
+ */
+static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic_desc *d,
+		       u32 more, u32 len)
 {
 	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct inet_sock *inet = inet_sk(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 hlen = tonic_tcp_hdrlen(tp), seq, len = d->len, win, mss, segs;
+	u32 hlen = tonic_tcp_hdrlen(tp), seq, win, mss, segs;
 	struct sk_buff *skb;
 	struct tcphdr *th;
 	u64 off;
@@ -115,7 +122,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	th->dest = inet->inet_dport;
 	th->seq = htonl(seq);
 	th->ack_seq = htonl(tp->rcv_nxt);
-	if (d->flags & TONIC_DESC_LAST || off + len == ctx->tail)
+	if (d->flags & TONIC_DESC_LAST || off + len == ctx->tail || more)
 		flags |= TCPHDR_PSH;
 	if ((d->flags & TONIC_DESC_CWR) && (tp->ecn_flags & TCP_ECN_OK))
 		flags |= TCPHDR_CWR;
@@ -159,8 +166,8 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	err = net_xmit_eval(err);
 	if (err)
 		goto fail;
-	ctx->segs_sent++;
-	TONIC_INC(segs_tx);
+	ctx->segs_sent += 1 + more;
+	atomic64_add(1 + more, &tonic_gstats.segs_tx);
 	/* tcp_info (ss -ti) counts what went out on the wire, whoever sent it. */
 	segs = len > mss ? DIV_ROUND_UP(len, mss) : 1;
 	tp->segs_out += segs;
@@ -168,8 +175,8 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	tp->bytes_sent += len;
 	tp->lsndtime = tcp_jiffies32;
 	if (d->flags & TONIC_DESC_RTX) {
-		ctx->segs_rtx++;
-		TONIC_INC(segs_rtx);
+		ctx->segs_rtx += 1 + more;
+		atomic64_add(1 + more, &tonic_gstats.segs_rtx);
 		tp->total_retrans += segs;
 		tp->bytes_retrans += len;
 	}
@@ -203,6 +210,8 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 	u32 acked_seg, burst_seg;
 	struct tonic_desc d;
 	int budget = TONIC_RING;
+	u32 more, len, max_len;
+	bool merge;
 
 	if (!ctx->attached)
 		return ctx->close_pending ? TONIC_AFTER_CLOSE : TONIC_AFTER_NOTHING;
@@ -243,7 +252,10 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 		spin_unlock_bh(&ctx->lock);
 		ctx->sub_pending = false;
 	}
-	while (budget--) {
+	/* Merge only full MSS segments, and only as far as one GSO skb goes. */
+	merge = ctx->seg == tcp_sk(sk)->mss_cache && sk_can_gso(sk);
+	max_len = min_t(u32, READ_ONCE(sk->sk_gso_max_size) - 1 - MAX_TCP_HEADER, 65000);
+	while (budget-- > 0) {
 		spin_lock_bh(&ctx->qlock);
 		if (!ctx->rcount) {
 			spin_unlock_bh(&ctx->qlock);
@@ -252,8 +264,27 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 		d = ctx->ring[ctx->rhead];
 		ctx->rhead = (ctx->rhead + 1) % TONIC_RING;
 		ctx->rcount--;
+		more = 0;
+		len = d.len;
+		while (merge && ctx->rcount && budget > 0 &&
+		       !tonic_before(d.seg, ctx->base_seg)) {
+			const struct tonic_desc *e = &ctx->ring[ctx->rhead];
+			u64 end = tonic_seg_off(ctx, d.seg) + len + e->len;
+
+			if (e->seg != d.seg + more + 1 || e->flags != d.flags ||
+			    tonic_seg_off(ctx, e->seg) != end - e->len ||
+			    len + e->len > max_len || !tonic_before(e->seg, ctx->tail_seg) ||
+			    ((end - 1) >> PAGE_SHIFT) - (tonic_seg_off(ctx, d.seg) >> PAGE_SHIFT) >=
+			    MAX_SKB_FRAGS)
+				break;
+			len += e->len;
+			more++;
+			budget--;
+			ctx->rhead = (ctx->rhead + 1) % TONIC_RING;
+			ctx->rcount--;
+		}
 		spin_unlock_bh(&ctx->qlock);
-		tonic_xmit(sk, ctx, &d);
+		tonic_xmit(sk, ctx, &d, more, len);
 	}
 	if (budget < 0)
 		tonic_flow_kick(ctx);
