@@ -211,6 +211,8 @@ static unsigned int tonic_nf_in4(void *priv, struct sk_buff *skb,
 	}
 	if (tonic_is_ours(sk))
 		tonic_tap_common(skb, sk, thoff, ntohs(iph->tot_len) - iph->ihl * 4);
+	else if (sk_fullsock(sk) && sk->sk_protocol == IPPROTO_TCP)
+		tonic_auto_offload(sk);
 	if (ref)
 		sock_gen_put(sk);
 	return NF_ACCEPT;
@@ -244,6 +246,8 @@ static unsigned int tonic_nf_in6(void *priv, struct sk_buff *skb,
 	}
 	if (tonic_is_ours(sk))
 		tonic_tap_common(skb, sk, thoff, ntohs(ip6h->payload_len));
+	else if (sk_fullsock(sk) && sk->sk_protocol == IPPROTO_TCP)
+		tonic_auto_offload(sk);
 	if (ref)
 		sock_gen_put(sk);
 	return NF_ACCEPT;

@@ -49,38 +49,49 @@ static int tonic_client_info(void *priv, struct tonic_flow_info *fi)
 }
 
 /*
+ * Under lock_sock: give an established socket of any application the ULP,
+ * as the congestion control's init() does; it attaches at its next send.
+ */
+static int tonic_sk_adopt(struct sock *sk, gfp_t gfp, struct netlink_ext_ack *extack)
+{
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	int err;
+
+	if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT) {
+		NL_SET_ERR_MSG(extack, "the connection is not established");
+		return -ENOTCONN;
+	}
+	if (icsk->icsk_ulp_ops) {
+		NL_SET_ERR_MSG(extack, "the socket already has another ULP (kTLS, MPTCP, ...)");
+		return -EBUSY;
+	}
+	if (!try_module_get(THIS_MODULE))
+		return -ENODEV;
+	err = tonic_sk_install(sk, gfp);
+	if (err) {
+		module_put(THIS_MODULE);
+		NL_SET_ERR_MSG(extack, "this socket cannot be offloaded");
+		return err;
+	}
+	/* tcp_cleanup_ulp() drops the module reference. */
+	WRITE_ONCE(icsk->icsk_ulp_ops, &tonic_ulp_ops);
+	return 0;
+}
+
+/*
  * Netlink TONIC_CMD_SOCK_OFFLOAD: an established socket of any application.
- * On: install the ULP as the congestion control's init() does, then the
- * socket attaches at its next send.  Off: drain (bounded by the socket's
- * send timeout, 0 = do not wait) and go back to software TCP.
+ * On: adopt it.  Off: drain (bounded by the socket's send timeout) and go
+ * back to software TCP.
  */
 static int tonic_sock_ops_offload(struct sock *sk, bool on, struct netlink_ext_ack *extack)
 {
-	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct tonic_sk *ctx;
 	int err = 0;
 
 	lock_sock(sk);
 	ctx = tonic_sk(sk);
 	if (!ctx && on) {
-		if (sk->sk_state != TCP_ESTABLISHED && sk->sk_state != TCP_CLOSE_WAIT) {
-			NL_SET_ERR_MSG(extack, "the connection is not established");
-			err = -ENOTCONN;
-		} else if (icsk->icsk_ulp_ops) {
-			NL_SET_ERR_MSG(extack, "the socket already has another ULP (kTLS, MPTCP, ...)");
-			err = -EBUSY;
-		} else if (!try_module_get(THIS_MODULE)) {
-			err = -ENODEV;
-		} else {
-			err = tonic_sk_install(sk, GFP_KERNEL);
-			if (err) {
-				module_put(THIS_MODULE);
-				NL_SET_ERR_MSG(extack, "this socket cannot be offloaded");
-			} else {
-				/* tcp_cleanup_ulp() drops the module reference. */
-				WRITE_ONCE(icsk->icsk_ulp_ops, &tonic_ulp_ops);
-			}
-		}
+		err = tonic_sk_adopt(sk, GFP_KERNEL, extack);
 	} else if (ctx) {
 		err = tonic_set_offload(sk, ctx, on);
 		if (err == -EAGAIN) {
@@ -91,6 +102,60 @@ static int tonic_sock_ops_offload(struct sock *sk, bool on, struct netlink_ext_a
 	}
 	release_sock(sk);
 	return err;
+}
+
+/*
+ * net.tonic.auto_offload: the ACK tap sees a packet of an established TCP
+ * socket without a ULP in a namespace that asks for it; a work item adopts
+ * the socket under its lock.  Duplicates (packets before the work ran)
+ * find the ULP installed and do nothing; at most TONIC_ADOPT_MAX wait.
+ */
+#define TONIC_ADOPT_MAX	1024
+
+struct tonic_adopt {
+	struct work_struct work;
+	struct sock *sk;
+};
+
+static atomic_t tonic_adopt_pending = ATOMIC_INIT(0);
+
+static void tonic_adopt_work(struct work_struct *w)
+{
+	struct tonic_adopt *a = container_of(w, struct tonic_adopt, work);
+	struct sock *sk = a->sk;
+
+	lock_sock(sk);
+	if (tonic_defaults_auto_offload(sock_net(sk)) && !sock_flag(sk, SOCK_DEAD) &&
+	    !inet_csk(sk)->icsk_ulp_ops && tonic_dev_default() &&
+	    !tonic_sk_adopt(sk, GFP_KERNEL, NULL))
+		TONIC_INC(auto_adopted);
+	release_sock(sk);
+	sock_put(sk);
+	kfree(a);
+	atomic_dec(&tonic_adopt_pending);
+}
+
+/* Softirq, from the ACK tap: @sk is a full TCP socket (early demux or lookup). */
+void tonic_auto_offload(struct sock *sk)
+{
+	struct tonic_adopt *a;
+
+	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED ||
+	    READ_ONCE(inet_csk(sk)->icsk_ulp_ops) || sock_flag(sk, SOCK_DEAD) ||
+	    !tonic_defaults_auto_offload(sock_net(sk)))
+		return;
+	if (atomic_inc_return(&tonic_adopt_pending) > TONIC_ADOPT_MAX)
+		goto out;
+	a = kmalloc(sizeof(*a), GFP_ATOMIC);
+	if (!a)
+		goto out;
+	INIT_WORK(&a->work, tonic_adopt_work);
+	sock_hold(sk);
+	a->sk = sk;
+	queue_work(tonic_flow_wq, &a->work);
+	return;
+out:
+	atomic_dec(&tonic_adopt_pending);
 }
 
 static void tonic_sock_ops_stats(const struct net *net, struct tonic_sock_stats *st)

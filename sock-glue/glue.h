@@ -95,7 +95,7 @@ struct tonic_sk {
 struct tonic_glue_stats {
 	atomic64_t installs, attaches, detaches, fallback_full, fallback_md5, fallback_urg,
 		   fallback_other, acks_in, acks_dropped, segs_tx, segs_rtx, tx_errors,
-		   drain_timeouts, failed, failovers, aborted, closes_deferred;
+		   drain_timeouts, failed, failovers, aborted, closes_deferred, auto_adopted;
 };
 extern struct tonic_glue_stats tonic_gstats;
 #define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)
@@ -153,6 +153,7 @@ int tonic_glue_init(void);
 void tonic_glue_exit(void);
 int tonic_glue_register(void);
 void tonic_glue_unregister(void);
+void tonic_auto_offload(struct sock *sk);
 
 /* detach.c */
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx);
