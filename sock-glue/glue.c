@@ -140,8 +140,14 @@ void tonic_auto_offload(struct sock *sk)
 {
 	struct tonic_adopt *a;
 
-	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED ||
+	/*
+	 * Not kernel sockets (NFS, iSCSI, ...), and only a plain TCP proto: a
+	 * socket whose proto someone else replaced (sockmap) could never be
+	 * adopted and would be tried again at every packet.
+	 */
+	if (READ_ONCE(sk->sk_state) != TCP_ESTABLISHED || sk->sk_kern_sock ||
 	    READ_ONCE(inet_csk(sk)->icsk_ulp_ops) || sock_flag(sk, SOCK_DEAD) ||
+	    READ_ONCE(sk->sk_prot)->sendmsg != tcp_sendmsg ||
 	    !tonic_defaults_auto_offload(sock_net(sk)))
 		return;
 	if (atomic_inc_return(&tonic_adopt_pending) > TONIC_ADOPT_MAX)

@@ -5,9 +5,10 @@
  * The device hands each flow's descriptors and notifications to
  * tonic_client (under the device lock: just queue them and kick the
  * flow's work).  The work runs under lock_sock: it applies acks (frees the
- * send buffer), ends sub-segment bursts, builds one TCP segment per
- * descriptor -- seq from the segment's offset, ack = rcv_nxt, the window
- * the kernel last advertised, timestamps -- and hands it to
+ * send buffer), ends sub-segment bursts, builds a TCP segment per
+ * descriptor (consecutive full-MSS ones merged into one GSO skb) -- seq
+ * from the segment's offset, ack = rcv_nxt, the window the kernel last
+ * advertised, timestamps -- and hands it to
  * icsk_af_ops->queue_xmit, advancing snd_nxt first so the kernel's tcp_ack
  * accepts the peer's acks.  The kernel's retransmit queue stays empty, so
  * its RTO/TLP timers stay idle: Tonic owns retransmission.
