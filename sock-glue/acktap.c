@@ -107,6 +107,16 @@ static void tonic_tap(struct sock *sk, const struct tcphdr *th, const u8 *opt, i
 	}
 	if (a < 0 && !nsack)
 		goto out;	/* older than this burst */
+	if (a > (s64)READ_ONCE(ctx->flow_sent_hi)) {
+		/* Acks what a failed device sent before this flow existed: re-base. */
+		if (a > (s64)ctx->rebase_to)
+			ctx->rebase_to = a;
+		set_bit(TONIC_REBASE, &ctx->bits);
+		if (after(ack, ctx->last_ack))
+			ctx->last_ack = ack;
+		kick = true;
+		goto out;
+	}
 	if (a < 0)
 		pkt.flags |= TONIC_PKT_F_NO_CUM;
 	else

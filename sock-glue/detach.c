@@ -107,6 +107,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->last_ack = tp->snd_una;
 	ctx->wnd_blocked = false;
 	ctx->head = ctx->tail = 0;
+	ctx->flow_sent_hi = ctx->rebase_to = 0;
 	ctx->sub_pending = false;
 	ctx->fin_pending = false;
 	spin_lock(&ctx->qlock);
@@ -183,9 +184,10 @@ void tonic_detach(struct sock *sk, struct tonic_sk *ctx)
  * burst there and is sent again (the peer drops what it already has), so
  * no byte is lost and the kernel's sequence state does not change.
  */
-int tonic_failover(struct sock *sk, struct tonic_sk *ctx)
+int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev)
 {
 	struct tonic_dev *old = ctx->dev, *dev;
+	u64 to;
 	struct tonic_flow_cfg fcfg;
 	u32 flow;
 	s32 acked;
@@ -202,6 +204,11 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx)
 	acked = (s32)(READ_ONCE(ctx->last_ack) - (ctx->isn + (u32)ctx->head));
 	if (acked > 0)
 		tonic_sbuf_free_to(sk, ctx, min_t(u64, ctx->head + acked, ctx->ttail));
+	spin_lock_bh(&ctx->lock);
+	to = ctx->rebase_to;
+	spin_unlock_bh(&ctx->lock);
+	if (to > ctx->head)
+		tonic_sbuf_free_to(sk, ctx, min_t(u64, to, ctx->ttail));
 	tonic_flow_cfg(sk, ctx, &fcfg);
 	/* Keep C: the buffer's offsets do not depend on it, but the carving does. */
 	fcfg.seg_size = ctx->seg;
@@ -209,14 +216,23 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx)
 	ctx->base_off = ctx->ttail = ctx->head;
 	ctx->base_seg = ctx->tail_seg = 0;
 	ctx->wnd_blocked = false;
+	/* What earlier devices sent stays sent: acks up to it re-base again. */
+	ctx->flow_sent_hi = ctx->head;
 	spin_unlock_bh(&ctx->lock);
-	err = tonic_dev_attach(ctx, &fcfg, old, &dev, &flow);
+	err = -ENODEV;
+	if (same_dev) {
+		err = tonic_dev_flow_attach(old, &fcfg, ctx, &flow);
+		dev = old;
+	}
+	if (err)
+		err = tonic_dev_attach(ctx, &fcfg, same_dev ? NULL : old, &dev, &flow);
 	if (err)
 		return err;
 	tonic_publish(ctx, dev, flow);
 	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
 	ctx->attaches++;
-	TONIC_INC(failovers);
+	if (!same_dev)
+		TONIC_INC(failovers);
 	tonic_carve(sk, ctx);
 	return 0;
 }

@@ -40,6 +40,7 @@
 enum tonic_sk_bit {
 	TONIC_WORK_QUEUED,
 	TONIC_T_EXPIRED,
+	TONIC_REBASE,
 };
 
 struct tonic_sk {
@@ -79,6 +80,12 @@ struct tonic_sk {
 	u32 peer_right;			/* right edge of the peer's receive window (seq) */
 	u32 last_ack;			/* last cumulative ack fed to the device (seq) */
 	bool wnd_blocked;
+	/*
+	 * Highest offset this flow (this device, since attach or failover) has
+	 * transmitted.  A cumulative ack beyond it acks what a previous
+	 * device sent: the flow is re-based there (rebase_to) instead.
+	 */
+	u64 flow_sent_hi, rebase_to;
 
 	/* Under ctx->qlock: handed over by the device. */
 	spinlock_t qlock;
@@ -95,7 +102,7 @@ struct tonic_sk {
 struct tonic_glue_stats {
 	atomic64_t installs, attaches, detaches, fallback_full, fallback_md5, fallback_urg,
 		   fallback_other, acks_in, acks_dropped, segs_tx, segs_rtx, tx_errors,
-		   drain_timeouts, failed, failovers, aborted, closes_deferred, auto_adopted;
+		   drain_timeouts, failed, failovers, aborted, closes_deferred, auto_adopted, rebases;
 };
 extern struct tonic_glue_stats tonic_gstats;
 #define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)
@@ -157,7 +164,7 @@ void tonic_auto_offload(struct sock *sk);
 
 /* detach.c */
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx);
-int tonic_failover(struct sock *sk, struct tonic_sk *ctx);
+int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev);
 void tonic_detach(struct sock *sk, struct tonic_sk *ctx);
 int tonic_wait_drained(struct sock *sk, struct tonic_sk *ctx, long timeo);
 int tonic_wait_kernel_idle(struct sock *sk, long timeo);

@@ -158,6 +158,9 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	icsk->icsk_af_ops->send_check(sk, skb);
 	if (after(seq + len, tp->snd_nxt))
 		WRITE_ONCE(tp->snd_nxt, seq + len);
+	/* Before queue_xmit: on veth the peer's ack can come back inside it. */
+	if (off + len > ctx->flow_sent_hi)
+		WRITE_ONCE(ctx->flow_sent_hi, off + len);
 	/*
 	 * net_xmit_eval() is a macro that evaluates its argument twice: never
 	 * wrap the call in it, or a segment that was not NET_XMIT_CN is sent a
@@ -232,9 +235,14 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
 	spin_unlock_bh(&ctx->qlock);
 
+	if (!failed && test_and_clear_bit(TONIC_REBASE, &ctx->bits)) {
+		TONIC_INC(rebases);
+		if (tonic_failover(sk, ctx, true))
+			failed = true;	/* not even its own device takes it back */
+	}
 	if (failed) {
 		TONIC_INC(failed);
-		if (tonic_failover(sk, ctx)) {
+		if (tonic_failover(sk, ctx, false)) {
 			tonic_detach(sk, ctx);
 			ctx->state = TONIC_SK_SOFTWARE;
 			tonic_wake(sk);
