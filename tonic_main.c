@@ -2,8 +2,13 @@
 /*
  * Tonic for Linux: programmable transport offload.
  *
- * Module entry point: registers the soft Tonic device (driver/soft).  The
- * TCP integration (sock-glue) registers from here once it lands.
+ * Module entry point: the per-netns defaults (net.tonic.*), the Tonic
+ * devices (a bound PCIe Tonic first, then the soft device), the TCP
+ * integration (sock-glue: ULP + congestion control "tonic", the ACK tap,
+ * the admin hooks, debugfs statistics) and last the netlink family.
+ * Unload is refused by the module reference counts while any socket still
+ * uses the ULP or the congestion control (including a namespace default),
+ * so no flow is active at exit.
  */
 #include <linux/module.h>
 #include <linux/init.h>
@@ -11,6 +16,7 @@
 #include "driver/pci/tonic_pci.h"
 #include "driver/admin.h"
 #include "netlink/nl.h"
+#include "sock-glue/glue.h"
 
 static unsigned int max_flows = TONIC_MAX_FLOWS;
 module_param(max_flows, uint, 0444);
@@ -28,46 +34,59 @@ static int __init tonic_init(void)
 
 	if (!max_flows || max_flows > TONIC_MAX_FLOWS)
 		return -EINVAL;
+	err = tonic_glue_init();
+	if (err)
+		return err;
 	/* Per-netns defaults and net.tonic.* sysctls. */
 	err = tonic_defaults_init();
 	if (err)
-		return err;
+		goto err_glue;
 	/* A bound PCIe Tonic registers first: it is the default device. */
-	err = tonic_pci_init(NULL);
+	err = tonic_pci_init(&tonic_client);
 	if (err)
 		goto err_defaults;
 	err = -ENOMEM;
 	tonic_soft = tonic_soft_create(max_flows, cycle_ps);
 	if (!tonic_soft)
 		goto err_pci;
+	tonic_soft->client = &tonic_client;
 	err = tonic_dev_register(tonic_soft);
 	if (err) {
 		tonic_soft->ops->destroy(tonic_soft);
 		goto err_pci;
 	}
+	/* The TCP integration: ACK tap, ULP and congestion control, admin hooks. */
+	err = tonic_glue_register();
+	if (err)
+		goto err_soft;
 	/* Last: the admin interface sees every device from its first request. */
 	err = tonic_nl_init();
 	if (err)
-		goto err_soft;
+		goto err_reg;
 	pr_info("tonic: loaded (soft device, %u flows)\n", max_flows);
 	return 0;
+err_reg:
+	tonic_glue_unregister();
 err_soft:
-	tonic_pci_exit();
 	tonic_dev_unregister(tonic_soft);
-	goto err_defaults;
 err_pci:
 	tonic_pci_exit();
 err_defaults:
 	tonic_defaults_exit();
+err_glue:
+	tonic_glue_exit();
 	return err;
 }
 
 static void __exit tonic_exit(void)
 {
 	tonic_nl_exit();
+	/* No socket uses the module any more (module references): no flow is attached. */
+	tonic_glue_unregister();
 	tonic_pci_exit();
 	tonic_dev_unregister(tonic_soft);
 	tonic_defaults_exit();
+	tonic_glue_exit();
 	pr_info("tonic: unloaded\n");
 }
 
@@ -75,3 +94,4 @@ module_init(tonic_init);
 module_exit(tonic_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Tonic programmable transport offload");
+MODULE_ALIAS_TCP_ULP("tonic");

@@ -37,6 +37,8 @@ struct tonic_defaults {
 
 /* A consistent copy of @net's defaults.  Any context (softirq included). */
 void tonic_defaults_get(const struct net *net, struct tonic_defaults *d);
+/* Just @net's auto_offload, lock-free (the TCP integration asks per packet). */
+bool tonic_defaults_auto_offload(const struct net *net);
 /*
  * Replace @net's defaults (fields validated by the caller, program checked
  * here): -ENOENT for an unknown program.

@@ -33,6 +33,11 @@ void tonic_defaults_get(const struct net *net, struct tonic_defaults *d)
 	d->program[sizeof(d->program) - 1] = 0;
 }
 
+bool tonic_defaults_auto_offload(const struct net *net)
+{
+	return READ_ONCE(tonic_net(net)->d.auto_offload);
+}
+
 int tonic_defaults_set(const struct net *net, const struct tonic_defaults *d)
 {
 	struct tonic_net *tn = tonic_net(net);

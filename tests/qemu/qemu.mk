@@ -9,4 +9,9 @@ guest: modules user guest-progs
 harness: modules
 	@B=$(B) tests/qemu/selftest.sh
 
+# Offloaded vs native TCP in the guest (figures, not a pass/fail timing).
+.PHONY: bench-e2e
+bench-e2e: modules user guest-progs
+	@B=$(B) tests/qemu/run.sh --suite bench-e2e --timeout 900 tests/selftests/bench-e2e.sh
+
 CHECK_SUITES += guest harness

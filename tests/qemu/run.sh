@@ -47,7 +47,7 @@ TAP=$B/results/$SUITE.tap
 
 B=$B "$TOP"/tests/qemu/mkinitramfs.sh "$KVER" "$INITRD" "$TESTS" "$MODE" || exit 1
 
-APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 nokaslr"
+APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 nokaslr ${TONIC_APPEND:-}"
 QEMU="qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m $MEM -nodefaults -no-reboot
  -kernel $KERNEL -initrd $INITRD"
 

@@ -52,11 +52,13 @@ jrun stats
 jget '.sockets.offloaded' > /dev/null || ksft_fail "socket counters"
 wait $xfer || ksft_fail "transfer: $(cat /tmp/xfer.out)"
 sleep 0.5
-kill $mon
+# $mon is the subshell running `on`: the monitor itself is its child.
+kill $mon $(pidof tonic) 2>/dev/null
+wait $mon 2>/dev/null
 cat /tmp/mon.json
 printf '%s' "$(cat /tmp/mon.json)" | $J -l > /dev/null || ksft_fail "monitor output is not JSON lines"
 grep -q '"event":"added"' /tmp/mon.json || ksft_fail "no added event"
 grep -q '"event":"removed"' /tmp/mon.json || ksft_fail "no removed event"
 tonic_hosts_del
-$MODPROBE -r tonic || ksft_fail "unload"
+tonic_unload || ksft_fail "unload"
 exit $KSFT_PASS

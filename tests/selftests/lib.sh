@@ -37,6 +37,11 @@ tonic_hosts() {
 
 tonic_hosts_del() {
 	for ns in $($IP netns list | awk '{print $1}'); do
+		# Processes left inside (servers, monitors) would keep the
+		# namespace, its sockets and its sysctls alive after the del.
+		for p in $($IP netns pids "$ns" 2>/dev/null); do
+			kill "$p" 2>/dev/null
+		done
 		$IP netns del "$ns"
 	done
 }
@@ -57,4 +62,17 @@ on() {
 ksft_fail() {
 	echo "FAIL: $*"
 	exit $KSFT_FAIL
+}
+
+# tonic_unload: modprobe -r tonic, retried for up to 5 s.  Deleting a
+# namespace is asynchronous in the kernel (cleanup_net): a namespace whose
+# default congestion control was "tonic", or a closing socket's ULP, holds
+# the module for a moment after `ip netns del` returns.
+tonic_unload() {
+	_i=0
+	while ! $MODPROBE -r tonic 2>/dev/null; do
+		_i=$((_i + 1))
+		[ $_i -ge 50 ] && { $MODPROBE -r tonic; return 1; }
+		sleep 0.1
+	done
 }

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Carving the send buffer into segments for the device (BRIEF §2):
+ * full C-byte segments are announced at once; fewer than C bytes left are
+ * announced as a sub-segment when nothing is outstanding (Nagle-like), with
+ * TCP_NODELAY or T = 0, or when they have waited T.  After a sub-segment the
+ * device must finish the burst (TONIC_NOTE_BURST_DONE) before carving
+ * resumes.  Only what fits in the peer's receive window is announced; with
+ * a closed window and nothing in flight, one segment is announced after T
+ * (at least 200 ms) as a window probe.
+ */
+#include <linux/hrtimer.h>
+#include <net/tcp.h>
+#include "glue.h"
+
+#define TONIC_PROBE_NS	(200 * NSEC_PER_MSEC)
+
+u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg)
+{
+	if (seg == ctx->tail_seg)
+		return ctx->ttail;
+	return ctx->base_off + (u64)(seg - ctx->base_seg) * ctx->seg;
+}
+
+static enum hrtimer_restart tonic_ttimer_fn(struct hrtimer *t)
+{
+	struct tonic_sk *ctx = container_of(t, struct tonic_sk, ttimer);
+
+	set_bit(TONIC_T_EXPIRED, &ctx->bits);
+	tonic_flow_kick(ctx);
+	return HRTIMER_NORESTART;
+}
+
+void tonic_carve_init(struct tonic_sk *ctx)
+{
+	hrtimer_init(&ctx->ttimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	ctx->ttimer.function = tonic_ttimer_fn;
+}
+
+static void tonic_arm_t(struct tonic_sk *ctx, u64 ns)
+{
+	if (ctx->t_armed)
+		return;
+	ctx->t_armed = true;
+	hrtimer_start(&ctx->ttimer, ns_to_ktime(ns), HRTIMER_MODE_REL);
+}
+
+void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
+{
+	const struct tcp_sock *tp = tcp_sk(sk);
+	u64 pending, room, avail, nfull, new_ttail, rem;
+	u32 new_tail_seg, last_len = ctx->seg;
+	bool expired, sub = false, blocked;
+	s32 wnd;
+	int err;
+
+	if (!ctx->attached || ctx->sub_pending)
+		return;
+	expired = test_and_clear_bit(TONIC_T_EXPIRED, &ctx->bits);
+	if (expired)
+		ctx->t_armed = false;
+	pending = ctx->tail - ctx->ttail;
+	if (!pending)
+		return;
+	wnd = (s32)(READ_ONCE(ctx->peer_right) - (ctx->isn + (u32)ctx->ttail));
+	room = wnd > 0 ? wnd : 0;
+	avail = min(pending, room);
+	blocked = avail < pending;
+	if (!avail && ctx->head == ctx->ttail) {
+		/* Zero window, nothing in flight: probe after a while. */
+		if (!expired) {
+			tonic_arm_t(ctx, max_t(u64, TONIC_PROBE_NS,
+					       (u64)ctx->sub_delay_us * NSEC_PER_USEC));
+			WRITE_ONCE(ctx->wnd_blocked, true);
+			return;
+		}
+		avail = min_t(u64, pending, ctx->seg);
+	}
+	nfull = div_u64(avail, ctx->seg);
+	new_tail_seg = ctx->tail_seg + (u32)nfull;
+	new_ttail = ctx->ttail + nfull * ctx->seg;
+	rem = avail - nfull * ctx->seg;
+	if (rem && new_ttail + rem == ctx->tail) {
+		bool nodelay = tp->nonagle & TCP_NAGLE_OFF;
+		bool idle = !nfull && ctx->head == ctx->ttail && !(tp->nonagle & TCP_NAGLE_CORK);
+
+		if (!ctx->sub_delay_us || nodelay || idle || expired || ctx->fin_pending) {
+			sub = true;
+			new_tail_seg++;
+			new_ttail += rem;
+			last_len = rem;
+		} else {
+			tonic_arm_t(ctx, (u64)ctx->sub_delay_us * NSEC_PER_USEC);
+		}
+	}
+	WRITE_ONCE(ctx->wnd_blocked, blocked);
+	if (new_tail_seg == ctx->tail_seg)
+		return;
+	err = ctx->dev->ops->push(ctx->dev, ctx->flow, new_tail_seg, last_len);
+	if (err)
+		return;	/* -EBUSY: the device still finishes a sub-segment burst */
+	spin_lock_bh(&ctx->lock);
+	ctx->tail_seg = new_tail_seg;
+	ctx->ttail = new_ttail;
+	spin_unlock_bh(&ctx->lock);
+	if (sub)
+		ctx->sub_pending = true;
+}

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sock-glue: offload of an established TCP connection's send path to a
+ * Tonic device.  One struct tonic_sk per socket that has the "tonic" ULP
+ * (installed by setsockopt(TCP_ULP) or by the "tonic" congestion control).
+ *
+ * Byte offsets (u64) count from the sequence number `isn` the flow was
+ * attached at: head (first unacked byte), tail (end of what the
+ * application gave us), ttail (tonic-tail: end of what the device was told
+ * about).  Segment s of the current burst starts at
+ * base_off + (s - base_seg) * C; a burst ends with at most one sub-segment.
+ *
+ * Locking: everything that touches the socket or the send buffer runs under
+ * lock_sock (sendmsg, setsockopt, the per-flow work).  ctx->lock protects
+ * the fields the ACK tap reads in softirq (attached, flow id, mapping,
+ * peer window); ctx->qlock the descriptors and notes the device hands over.
+ * Order: ctx->lock -> device locks -> ctx->qlock.
+ */
+#ifndef _TONIC_GLUE_H
+#define _TONIC_GLUE_H
+
+#include <linux/types.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <linux/hrtimer.h>
+#include <linux/xarray.h>
+#include <linux/refcount.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include <net/inet_connection_sock.h>
+#include <uapi/linux/tonic.h>
+#include "tonic.h"
+#include "program.h"
+#include "../driver/device.h"
+
+#define TONIC_RING		512	/* descriptors queued between device and tx */
+#define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
+#define TONIC_DRAIN_MAX		(60 * HZ)	/* close()/shutdown() wait at most this for acks */
+
+enum tonic_sk_bit {
+	TONIC_WORK_QUEUED,
+	TONIC_T_EXPIRED,
+	TONIC_REBASE,
+};
+
+struct tonic_sk {
+	struct sock *sk;
+	struct proto *orig_prot;
+	struct rcu_head rcu;
+	refcount_t ref;
+	unsigned long bits;
+	struct work_struct work;
+	struct hrtimer ttimer;		/* T: sub-segment delay, zero-window probe */
+
+	/* Under lock_sock. */
+	u8 state;			/* TONIC_SK_* */
+	bool want;			/* offload requested */
+	bool dead;			/* ULP released */
+	bool sub_pending;		/* a sub-segment burst is outstanding */
+	bool t_expired;
+	bool t_armed;
+	bool fin_pending;		/* shutdown(SHUT_WR) waits for the acks */
+	bool close_pending;		/* close() returned; tcp_close() once drained */
+	unsigned long close_deadline;	/* jiffies: then the deferred close resets */
+	const struct tonic_prog_ops *prog;
+	u32 cfg_seg;			/* C asked for, 0 = MSS */
+	u32 sub_delay_us;		/* T */
+	struct tonic_dev *dev;
+	struct xarray pages;		/* page index (off >> PAGE_SHIFT) -> page */
+	u64 head, tail;
+
+	/* Under lock_sock + ctx->lock; the ACK tap reads them under ctx->lock. */
+	spinlock_t lock;
+	bool attached;
+	u32 flow;
+	u32 isn;
+	u32 seg;			/* C in bytes */
+	u32 base_seg, tail_seg;
+	u64 base_off, ttail;
+	u32 peer_right;			/* right edge of the peer's receive window (seq) */
+	u32 last_ack;			/* last cumulative ack fed to the device (seq) */
+	bool wnd_blocked;
+	/*
+	 * Highest offset this flow (this device, since attach or failover) has
+	 * transmitted.  A cumulative ack beyond it acks what a previous
+	 * device sent: the flow is re-based there (rebase_to) instead.
+	 */
+	u64 flow_sent_hi, rebase_to;
+
+	/* Under ctx->qlock: handed over by the device. */
+	spinlock_t qlock;
+	struct tonic_desc *ring;
+	u32 rhead, rcount;
+	bool n_acked, n_burst, n_failed;
+	u32 n_acked_seg, n_burst_seg;
+
+	/* Statistics (for TONIC_INFO and debugfs). */
+	u64 bytes_queued, bytes_acked, segs_sent, segs_rtx, tx_errors, ring_drops;
+	u32 attaches;
+};
+
+struct tonic_glue_stats {
+	atomic64_t installs, attaches, detaches, fallback_full, fallback_md5, fallback_urg,
+		   fallback_other, acks_in, acks_dropped, segs_tx, segs_rtx, tx_errors,
+		   drain_timeouts, failed, failovers, aborted, closes_deferred, auto_adopted, rebases;
+};
+extern struct tonic_glue_stats tonic_gstats;
+#define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)
+
+extern struct tcp_ulp_ops tonic_ulp_ops;
+extern struct workqueue_struct *tonic_flow_wq;
+
+static inline struct tonic_sk *tonic_sk(const struct sock *sk)
+{
+	const struct inet_connection_sock *icsk = inet_csk(sk);
+
+	if (READ_ONCE(icsk->icsk_ulp_ops) != &tonic_ulp_ops)
+		return NULL;
+	return (struct tonic_sk *)rcu_dereference_raw(icsk->icsk_ulp_data);
+}
+
+static inline void tonic_sk_get(struct tonic_sk *ctx)
+{
+	refcount_inc(&ctx->ref);
+}
+void tonic_sk_put(struct tonic_sk *ctx);
+
+/* ulp.c */
+int tonic_sk_install(struct sock *sk, gfp_t gfp);
+int tonic_ulp_register(void);
+void tonic_ulp_unregister(void);
+
+/* proto.c */
+int tonic_proto_install(struct sock *sk, struct tonic_sk *ctx);
+void tonic_proto_restore(struct sock *sk, struct tonic_sk *ctx);
+void tonic_close_finish(struct sock *sk, struct tonic_sk *ctx);
+
+/* sendbuf.c */
+int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *from, size_t len,
+		      long *timeo);
+void tonic_sbuf_free_to(struct sock *sk, struct tonic_sk *ctx, u64 off);
+void tonic_sbuf_purge(struct sock *sk, struct tonic_sk *ctx);
+int tonic_sbuf_copy(struct tonic_sk *ctx, void *to, u64 off, u32 len);
+int tonic_sbuf_fill_skb(struct tonic_sk *ctx, struct sk_buff *skb, u64 off, u32 len);
+
+/* carve.c */
+void tonic_carve(struct sock *sk, struct tonic_sk *ctx);
+void tonic_carve_init(struct tonic_sk *ctx);
+u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
+
+/* tx.c */
+void tonic_flow_kick(struct tonic_sk *ctx);
+void tonic_flow_work(struct work_struct *w);
+void tonic_client_desc(void *priv, const struct tonic_desc *d);
+void tonic_client_note(void *priv, const struct tonic_note *n);
+
+/* glue.c: the device client, registration (tonic_main.c) */
+extern const struct tonic_flow_client tonic_client;
+int tonic_glue_init(void);
+void tonic_glue_exit(void);
+int tonic_glue_register(void);
+void tonic_glue_unregister(void);
+void tonic_auto_offload(struct sock *sk);
+
+/* detach.c */
+int tonic_attach(struct sock *sk, struct tonic_sk *ctx);
+int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev);
+void tonic_detach(struct sock *sk, struct tonic_sk *ctx);
+int tonic_wait_drained(struct sock *sk, struct tonic_sk *ctx, long timeo);
+int tonic_wait_kernel_idle(struct sock *sk, long timeo);
+bool tonic_drained(const struct tonic_sk *ctx);
+int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on);
+
+/* sockopt.c */
+int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,
+		     unsigned int optlen);
+int tonic_getsockopt(struct sock *sk, int level, int optname, char __user *optval,
+		     int __user *optlen);
+void tonic_fill_info(struct sock *sk, struct tonic_sk *ctx, struct tonic_sock_info *info);
+
+/* acktap.c */
+int tonic_acktap_register(void);
+void tonic_acktap_unregister(void);
+
+/* stats.c */
+int tonic_stats_init(void);
+void tonic_stats_exit(void);
+
+#endif /* _TONIC_GLUE_H */

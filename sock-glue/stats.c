@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Statistics in debugfs until the netlink family exists:
+ * /sys/kernel/debug/tonic/stats (counters of the glue and the device) and
+ * /sys/kernel/debug/tonic/flows (one line per offloaded flow).  Device
+ * numbers are pulled through tonic_dev_ops, as the PCIe backend will need.
+ */
+#include <linux/debugfs.h>
+#include <linux/seq_file.h>
+#include "glue.h"
+
+static struct dentry *tonic_dbg;
+
+#define P(name) seq_printf(m, "%-16s %lld\n", #name, atomic64_read(&tonic_gstats.name))
+
+static int tonic_stats_show(struct seq_file *m, void *v)
+{
+	struct tonic_dev *dev = tonic_dev_default();
+	struct tonic_core_stats cs;
+
+	P(installs); P(attaches); P(detaches); P(fallback_full); P(fallback_md5);
+	P(fallback_urg); P(fallback_other); P(acks_in); P(acks_dropped); P(segs_tx);
+	P(segs_rtx); P(tx_errors); P(drain_timeouts); P(failed); P(failovers); P(aborted);
+	P(closes_deferred); P(auto_adopted); P(rebases);
+	if (!dev)
+		return 0;
+	dev->ops->dev_stats(dev, &cs);
+	seq_printf(m, "dev              %s\nmax_flows        %u\nflows_in_use     %u\n",
+		   dev->name, dev->max_flows, tonic_dev_flows_in_use(dev));
+	seq_printf(m, "flows_added      %lld\nflows_full       %lld\n",
+		   atomic64_read(&dev->flows_added), atomic64_read(&dev->flows_full));
+	seq_printf(m, "cycles           %llu\nbusy_cycles      %llu\n", cs.cycles, cs.busy_cycles);
+	seq_printf(m, "bad_ack          %llu\nbad_sack         %llu\nstale_ack        %llu\n",
+		   cs.bad_ack, cs.bad_sack, cs.stale_ack);
+	seq_printf(m, "in_overflow      %llu\nnotes_dropped    %llu\nconflicts        %llu\n",
+		   cs.in_overflow, cs.notes_dropped, cs.conflicts);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tonic_stats);
+
+static int tonic_flows_show(struct seq_file *m, void *v)
+{
+	struct tonic_flow_stats st;
+	struct tonic_dev *dev;
+	u32 id, n;
+
+	seq_puts(m, "dev      flow prog     C     sent      rtx   timeouts cwnd  wnd_start  hi_sent   tail  "
+		 "| head       ttail      tail       base_off   base_seg tail_seg sub ack-isn\n");
+	for (n = 0; (dev = tonic_dev_get_nth(n)); n++) {
+		spin_lock_bh(&dev->id_lock);
+		for (id = 0; id < dev->max_flows; id++) {
+			struct tonic_sk *ctx = dev->priv[id];
+
+			if (!ctx || !test_bit(id, dev->ids) ||
+			    (dev->flows && (dev->flows[id].flags & TONIC_DEV_FLOW_SELF)) ||
+			    dev->ops->flow_stats(dev, id, &st))
+				continue;
+			seq_printf(m, "%-8s %-4u %-8s %-5u %-9llu %-5llu %-8llu %-5u %-10u %-9u %-5u "
+				   "| %-10llu %-10llu %-10llu %-10llu %-8u %-8u %-3u %u\n",
+				   dev->name, id, ctx->prog ? ctx->prog->name : "?", ctx->seg,
+				   st.segs_sent, st.segs_rtx, st.timeouts, st.cwnd, st.wnd_start,
+				   st.highest_sent, st.tail, ctx->head, ctx->ttail, ctx->tail,
+				   ctx->base_off, ctx->base_seg, ctx->tail_seg, ctx->sub_pending,
+				   READ_ONCE(ctx->last_ack) - ctx->isn);
+		}
+		spin_unlock_bh(&dev->id_lock);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tonic_flows);
+
+int tonic_stats_init(void)
+{
+	tonic_dbg = debugfs_create_dir("tonic", NULL);
+	debugfs_create_file("stats", 0444, tonic_dbg, NULL, &tonic_stats_fops);
+	debugfs_create_file("flows", 0444, tonic_dbg, NULL, &tonic_flows_fops);
+	return 0;
+}
+
+void tonic_stats_exit(void)
+{
+	debugfs_remove_recursive(tonic_dbg);
+}

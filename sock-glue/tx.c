@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * From descriptors to TCP segments.
+ *
+ * The device hands each flow's descriptors and notifications to
+ * tonic_client (under the device lock: just queue them and kick the
+ * flow's work).  The work runs under lock_sock: it applies acks (frees the
+ * send buffer), ends sub-segment bursts, builds a TCP segment per
+ * descriptor (consecutive full-MSS ones merged into one GSO skb) -- seq
+ * from the segment's offset, ack = rcv_nxt, the window the kernel last
+ * advertised, timestamps -- and hands it to
+ * icsk_af_ops->queue_xmit, advancing snd_nxt first so the kernel's tcp_ack
+ * accepts the peer's acks.  The kernel's retransmit queue stays empty, so
+ * its RTO/TLP timers stay idle: Tonic owns retransmission.
+ */
+#include <linux/module.h>
+#include <net/tcp.h>
+#include <net/inet_ecn.h>
+#include "glue.h"
+
+void tonic_client_desc(void *priv, const struct tonic_desc *d)
+{
+	struct tonic_sk *ctx = priv;
+	bool kick = false;
+
+	spin_lock(&ctx->qlock);
+	if (ctx->ring && ctx->rcount < TONIC_RING) {
+		ctx->ring[(ctx->rhead + ctx->rcount) % TONIC_RING] = *d;
+		ctx->rcount++;
+		kick = true;
+	} else {
+		ctx->ring_drops++;	/* the device's RTO will resend it */
+	}
+	spin_unlock(&ctx->qlock);
+	if (kick)
+		tonic_flow_kick(ctx);
+}
+
+void tonic_client_note(void *priv, const struct tonic_note *n)
+{
+	struct tonic_sk *ctx = priv;
+
+	spin_lock(&ctx->qlock);
+	switch (n->type) {
+	case TONIC_NOTE_ACKED:
+		if (!ctx->n_acked || tonic_after(n->value, ctx->n_acked_seg))
+			ctx->n_acked_seg = n->value;
+		ctx->n_acked = true;
+		break;
+	case TONIC_NOTE_BURST_DONE:
+		ctx->n_burst = true;
+		ctx->n_burst_seg = n->value;
+		break;
+	case TONIC_NOTE_FAILED:
+		ctx->n_failed = true;
+		break;
+	}
+	spin_unlock(&ctx->qlock);
+	tonic_flow_kick(ctx);
+}
+
+void tonic_flow_kick(struct tonic_sk *ctx)
+{
+	if (test_and_set_bit(TONIC_WORK_QUEUED, &ctx->bits))
+		return;
+	sock_hold(ctx->sk);
+	tonic_sk_get(ctx);
+	if (!queue_work(tonic_flow_wq, &ctx->work)) {
+		sock_put(ctx->sk);
+		tonic_sk_put(ctx);
+	}
+}
+
+static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
+{
+	return sizeof(struct tcphdr) + (tp->rx_opt.tstamp_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);
+}
+
+/*
+ * Transmit descriptor @d and the @more descriptors merged after it (the
+ * segments that directly follow, @len bytes in all) as one skb: with C =
+ * MSS, consecutive segments of one device run go down the stack as one
+ * GSO skb, cut back into the same MSS-sized packets on the wire.
+ */
+static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic_desc *d,
+		       u32 more, u32 len)
+{
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct inet_sock *inet = inet_sk(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+	u32 hlen = tonic_tcp_hdrlen(tp), seq, win, mss, segs;
+	struct sk_buff *skb;
+	struct tcphdr *th;
+	u64 off;
+	u16 flags = TCPHDR_ACK;
+	int err;
+
+	if (tonic_before(d->seg, ctx->base_seg) || !tonic_before(d->seg, ctx->tail_seg))
+		return;		/* from before a burst boundary: already acked */
+	off = tonic_seg_off(ctx, d->seg);
+	if (off + len > ctx->ttail)
+		len = ctx->ttail - off;
+	if (off + len <= ctx->head)
+		return;		/* acked while the descriptor waited */
+	if (off < ctx->head) {	/* partly acked */
+		len -= ctx->head - off;
+		off = ctx->head;
+	}
+	seq = ctx->isn + (u32)off;
+
+	skb = alloc_skb(MAX_TCP_HEADER, sk_gfp_mask(sk, GFP_ATOMIC));
+	if (!skb)
+		goto fail;
+	skb_reserve(skb, MAX_TCP_HEADER);
+	if (tonic_sbuf_fill_skb(ctx, skb, off, len)) {
+		kfree_skb(skb);
+		goto fail;
+	}
+	th = skb_push(skb, hlen);
+	skb_reset_transport_header(skb);
+	memset(th, 0, hlen);
+	th->source = inet->inet_sport;
+	th->dest = inet->inet_dport;
+	th->seq = htonl(seq);
+	th->ack_seq = htonl(tp->rcv_nxt);
+	if (d->flags & TONIC_DESC_LAST || off + len == ctx->tail || more)
+		flags |= TCPHDR_PSH;
+	if ((d->flags & TONIC_DESC_CWR) && (tp->ecn_flags & TCP_ECN_OK))
+		flags |= TCPHDR_CWR;
+	*(((__be16 *)th) + 6) = htons(((hlen >> 2) << 12) | flags);
+	/* The right edge the kernel last advertised, never more. */
+	win = tcp_receive_window(tp) >> tp->rx_opt.rcv_wscale;
+	th->window = htons(min_t(u32, win, 65535U));
+	if (tp->rx_opt.tstamp_ok) {
+		__be32 *ptr = (__be32 *)(th + 1);
+
+		*ptr++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
+			       (TCPOPT_TIMESTAMP << 8) | TCPOLEN_TIMESTAMP);
+		*ptr++ = htonl(tcp_time_stamp_raw() + tp->tsoffset);
+		*ptr = htonl(tp->rx_opt.ts_recent);
+	}
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb_set_owner_w(skb, sk);
+	skb_set_hash_from_sk(skb, sk);
+	/* RFC 3168 6.1.5: new data is ECN-capable, retransmissions are not. */
+	if (tp->ecn_flags & TCP_ECN_OK) {
+		if (d->flags & TONIC_DESC_RTX)
+			INET_ECN_dontxmit(sk);
+		else
+			INET_ECN_xmit(sk);
+	}
+	mss = tp->mss_cache;
+	if (len > mss) {
+		skb_shinfo(skb)->gso_size = mss;
+		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(len, mss);
+		skb_shinfo(skb)->gso_type = sk->sk_gso_type;
+	}
+	icsk->icsk_af_ops->send_check(sk, skb);
+	if (after(seq + len, tp->snd_nxt))
+		WRITE_ONCE(tp->snd_nxt, seq + len);
+	/* Before queue_xmit: on veth the peer's ack can come back inside it. */
+	if (off + len > ctx->flow_sent_hi)
+		WRITE_ONCE(ctx->flow_sent_hi, off + len);
+	/*
+	 * net_xmit_eval() is a macro that evaluates its argument twice: never
+	 * wrap the call in it, or a segment that was not NET_XMIT_CN is sent a
+	 * second time after the first send already handed it to the peer.
+	 */
+	err = icsk->icsk_af_ops->queue_xmit(sk, skb, &inet->cork.fl);
+	err = net_xmit_eval(err);
+	if (err)
+		goto fail;
+	ctx->segs_sent += 1 + more;
+	atomic64_add(1 + more, &tonic_gstats.segs_tx);
+	/* tcp_info (ss -ti) counts what went out on the wire, whoever sent it. */
+	segs = len > mss ? DIV_ROUND_UP(len, mss) : 1;
+	tp->segs_out += segs;
+	tp->data_segs_out += segs;
+	tp->bytes_sent += len;
+	tp->lsndtime = tcp_jiffies32;
+	if (d->flags & TONIC_DESC_RTX) {
+		ctx->segs_rtx += 1 + more;
+		atomic64_add(1 + more, &tonic_gstats.segs_rtx);
+		tp->total_retrans += segs;
+		tp->bytes_retrans += len;
+	}
+	return;
+fail:
+	ctx->tx_errors++;	/* the device's retransmission timer covers it */
+	TONIC_INC(tx_errors);
+}
+
+static void tonic_wake(struct sock *sk)
+{
+	struct socket_wq *wq;
+
+	rcu_read_lock();
+	wq = rcu_dereference(sk->sk_wq);
+	if (skwq_has_sleeper(wq))
+		wake_up_interruptible_all(&wq->wait);
+	rcu_read_unlock();
+}
+
+enum tonic_after {
+	TONIC_AFTER_NOTHING,
+	TONIC_AFTER_ABORT,	/* the flow failed and no device takes it: reset */
+	TONIC_AFTER_CLOSE,	/* a deferred close() is due */
+};
+
+/* Under lock_sock. */
+static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
+{
+	bool acked, burst, failed;
+	u32 acked_seg, burst_seg;
+	struct tonic_desc d;
+	int budget = TONIC_RING;
+	u32 more, len, max_len;
+	bool merge;
+
+	if (!ctx->attached)
+		return ctx->close_pending ? TONIC_AFTER_CLOSE : TONIC_AFTER_NOTHING;
+	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) || sk->sk_err) {
+		/* Reset by the peer (or closed under us): the bytes have nowhere to go. */
+		tonic_detach(sk, ctx);
+		ctx->state = TONIC_SK_SOFTWARE;
+		tonic_wake(sk);
+		return ctx->close_pending ? TONIC_AFTER_CLOSE : TONIC_AFTER_NOTHING;
+	}
+	spin_lock_bh(&ctx->qlock);
+	acked = ctx->n_acked;
+	acked_seg = ctx->n_acked_seg;
+	burst = ctx->n_burst;
+	burst_seg = ctx->n_burst_seg;
+	failed = ctx->n_failed;
+	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
+	spin_unlock_bh(&ctx->qlock);
+
+	if (!failed && test_and_clear_bit(TONIC_REBASE, &ctx->bits)) {
+		TONIC_INC(rebases);
+		if (tonic_failover(sk, ctx, true))
+			failed = true;	/* not even its own device takes it back */
+	}
+	if (failed) {
+		TONIC_INC(failed);
+		if (tonic_failover(sk, ctx, false)) {
+			tonic_detach(sk, ctx);
+			ctx->state = TONIC_SK_SOFTWARE;
+			tonic_wake(sk);
+			return TONIC_AFTER_ABORT;
+		}
+		return TONIC_AFTER_NOTHING;	/* the new device starts from head */
+	}
+	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
+	    !tonic_after(acked_seg, ctx->tail_seg))
+		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
+	if (burst && burst_seg == ctx->tail_seg) {
+		tonic_sbuf_free_to(sk, ctx, ctx->ttail);
+		spin_lock_bh(&ctx->lock);
+		ctx->base_seg = ctx->tail_seg;
+		ctx->base_off = ctx->ttail;
+		spin_unlock_bh(&ctx->lock);
+		ctx->sub_pending = false;
+	}
+	/* Merge only full MSS segments, and only as far as one GSO skb goes. */
+	merge = ctx->seg == tcp_sk(sk)->mss_cache && sk_can_gso(sk);
+	max_len = min_t(u32, READ_ONCE(sk->sk_gso_max_size) - 1 - MAX_TCP_HEADER, 65000);
+	while (budget-- > 0) {
+		spin_lock_bh(&ctx->qlock);
+		if (!ctx->rcount) {
+			spin_unlock_bh(&ctx->qlock);
+			break;
+		}
+		d = ctx->ring[ctx->rhead];
+		ctx->rhead = (ctx->rhead + 1) % TONIC_RING;
+		ctx->rcount--;
+		more = 0;
+		len = d.len;
+		while (merge && ctx->rcount && budget > 0 &&
+		       !tonic_before(d.seg, ctx->base_seg)) {
+			const struct tonic_desc *e = &ctx->ring[ctx->rhead];
+			u64 end = tonic_seg_off(ctx, d.seg) + len + e->len;
+
+			if (e->seg != d.seg + more + 1 || e->flags != d.flags ||
+			    tonic_seg_off(ctx, e->seg) != end - e->len ||
+			    len + e->len > max_len || !tonic_before(e->seg, ctx->tail_seg) ||
+			    ((end - 1) >> PAGE_SHIFT) - (tonic_seg_off(ctx, d.seg) >> PAGE_SHIFT) >=
+			    MAX_SKB_FRAGS)
+				break;
+			len += e->len;
+			more++;
+			budget--;
+			ctx->rhead = (ctx->rhead + 1) % TONIC_RING;
+			ctx->rcount--;
+		}
+		spin_unlock_bh(&ctx->qlock);
+		tonic_xmit(sk, ctx, &d, more, len);
+	}
+	if (budget < 0)
+		tonic_flow_kick(ctx);
+	tonic_carve(sk, ctx);
+	if (tonic_drained(ctx)) {
+		if (ctx->close_pending) {
+			return TONIC_AFTER_CLOSE;
+		} else if (!ctx->want) {	/* toggle-off completes */
+			tonic_detach(sk, ctx);
+			ctx->state = TONIC_SK_SOFTWARE;
+		} else if (ctx->fin_pending) {	/* shutdown(SHUT_WR) completes */
+			tonic_detach(sk, ctx);
+			ctx->state = TONIC_SK_SOFTWARE;
+			ctx->fin_pending = false;
+			tcp_shutdown(sk, SEND_SHUTDOWN);
+		}
+	} else if (ctx->close_pending && time_after(jiffies, ctx->close_deadline)) {
+		return TONIC_AFTER_CLOSE;	/* gave up: the close resets */
+	}
+	if (acked || burst || !ctx->attached)
+		tonic_wake(sk);
+	return TONIC_AFTER_NOTHING;
+}
+
+void tonic_flow_work(struct work_struct *w)
+{
+	struct tonic_sk *ctx = container_of(w, struct tonic_sk, work);
+	struct sock *sk = ctx->sk;
+	enum tonic_after after = TONIC_AFTER_NOTHING;
+
+	clear_bit(TONIC_WORK_QUEUED, &ctx->bits);
+	lock_sock(sk);
+	if (!ctx->dead)
+		after = tonic_flow_process(sk, ctx);
+	if (after == TONIC_AFTER_CLOSE && !ctx->close_pending)
+		after = TONIC_AFTER_NOTHING;	/* another run got there first */
+	if (after == TONIC_AFTER_CLOSE)
+		ctx->close_pending = false;
+	release_sock(sk);
+	if (after == TONIC_AFTER_ABORT) {
+		TONIC_INC(aborted);
+		tcp_abort(sk, ETIMEDOUT);
+	} else if (after == TONIC_AFTER_CLOSE) {
+		tonic_close_finish(sk, ctx);
+	}
+	sock_put(sk);
+	tonic_sk_put(ctx);
+}

@@ -1,0 +1,70 @@
+#!/bin/sh
+# TCP send-path offload, the socket API: many small writes with
+# TCP_NODELAY, sendfile(), a non-blocking socket under epoll, SHUT_WR
+# half-close, close() with data still in flight (all data, then EOF, and
+# close() does not wait), the peer resetting mid-transfer, a slow reader
+# (zero windows), offload per socket (TCP_ULP) with program, C > MSS (GSO)
+# and T chosen by socket options.
+# timeout: 300
+. /tests/lib.sh
+. /tests/xfer-lib.sh
+$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_hosts 2 || ksft_fail "tonic_hosts"
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic || ksft_fail "sysctl"
+tonic_netem h1 delay 2ms
+fails=0
+ok() { "$@" || { fails=$((fails + 1)); echo "FAILED: $*"; }; }
+
+echo "== small writes with TCP_NODELAY, and without"
+ok xfer h1 h2 10.0.0.2 300000 -n -w 100 -r -i
+ok xfer h1 h2 fd00::2 100000 -w 7 -r -i
+echo "== sendfile()"
+ok xfer h1 h2 10.0.0.2 8000000 -f -r -i
+ok xfer h1 h2 fd00::2 3000001 -f -r
+echo "== non-blocking socket under epoll"
+ok xfer h1 h2 10.0.0.2 8000000 -e -r -i
+ok xfer h1 h2 fd00::2 2000000 -e -n -w 3000 -r
+echo "== per socket: TCP_ULP, program, C > MSS (GSO), T"
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
+ok xfer h1 h2 10.0.0.2 6000000 -U -P sack -S 8192 -r -i
+ok xfer h1 h2 fd00::2 6000000 -U -S 30000 -r -i
+ok xfer h1 h2 10.0.0.2 500000 -U -T 0 -w 1000 -r -i
+ok xfer h1 h2 10.0.0.2 500000 -U -T 20000 -w 1000 -r -i
+xfer h1 h2 10.0.0.2 3000000 -r
+[ $? = 3 ] || { echo "a plain cubic socket: not offloaded, intact (exit 3) expected"; fails=$((fails + 1)); }
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic
+
+echo "== a slow reader: the window closes and opens again"
+XFER_SRV_ARGS="-D 20" ok xfer h1 h2 10.0.0.2 3000000 -r -i
+
+echo "== SHUT_WR half-close (the reply comes back after the FIN)"
+ok xfer h1 h2 10.0.0.2 1000000 -r
+echo "== close() with data in flight: every byte, then EOF; close() returns at once"
+tonic_netem h1 delay 20ms rate 50mbit
+for bytes in 4000000 100; do
+	XFER_PORT=$((XFER_PORT + 1))
+	on h2 tonic_xfer -s $XFER_PORT > /tmp/srv.x 2>&1 &
+	sleep 0.3
+	t0=$(date +%s)
+	on h1 tonic_xfer -c 10.0.0.2 $XFER_PORT $bytes -x -i > /tmp/cli.x 2>&1 || fails=$((fails + 1))
+	t1=$(date +%s)
+	wait
+	cat /tmp/cli.x /tmp/srv.x
+	want=$(sed -n 's/^client: sent //p' /tmp/cli.x)
+	got=$(sed -n 's/^server: //p' /tmp/srv.x)
+	[ -n "$want" ] && [ "$want" = "$got" ] || { echo "close in flight: sent '$want' got '$got'"; fails=$((fails + 1)); }
+	[ $((t1 - t0)) -le 1 ] || { echo "close() blocked $((t1 - t0)) s"; fails=$((fails + 1)); }
+done
+[ "$(glue_stat closes_deferred)" -ge 1 ] || { echo "no close was deferred"; fails=$((fails + 1)); }
+echo "== the peer resets mid-transfer"
+tonic_netem h1 delay 2ms
+XFER_SRV_ARGS="-R 2000000" ok xfer h1 h2 10.0.0.2 50000000 -E
+XFER_SRV_ARGS="-R 100000" ok xfer h1 h2 fd00::2 50000000 -E -e
+$TC -n h1 qdisc del dev eth0 root
+wait_flows_gone 10 || { echo "flows left on the device"; fails=$((fails + 1)); }
+cat /sys/kernel/debug/tonic/stats | head -18
+[ $fails = 0 ] || ksft_fail "$fails check(s) failed"
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
+tonic_hosts_del
+tonic_unload || ksft_fail "unload after the connections closed"
+exit $KSFT_PASS
