@@ -31,10 +31,18 @@ static enum hrtimer_restart tonic_ttimer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
+static enum hrtimer_restart tonic_ctimer_fn(struct hrtimer *t)
+{
+	tonic_flow_kick(container_of(t, struct tonic_sk, ctimer));
+	return HRTIMER_NORESTART;
+}
+
 void tonic_carve_init(struct tonic_sk *ctx)
 {
 	hrtimer_init(&ctx->ttimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	ctx->ttimer.function = tonic_ttimer_fn;
+	hrtimer_init(&ctx->ctimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	ctx->ctimer.function = tonic_ctimer_fn;
 }
 
 static void tonic_arm_t(struct tonic_sk *ctx, u64 ns)
@@ -66,8 +74,12 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	room = wnd > 0 ? wnd : 0;
 	avail = min(pending, room);
 	blocked = avail < pending;
-	if (!avail && ctx->head == ctx->ttail) {
-		/* Zero window, nothing in flight: probe after a while. */
+	/*
+	 * Not even one segment fits (a closed window, or one open by less
+	 * than C) and nothing is in flight to bring a window update: probe
+	 * after a while, as TCP's persist timer does.
+	 */
+	if (avail < min_t(u64, pending, ctx->seg) && ctx->head == ctx->ttail) {
 		if (!expired) {
 			tonic_arm_t(ctx, max_t(u64, TONIC_PROBE_NS,
 					       (u64)ctx->sub_delay_us * NSEC_PER_USEC));

@@ -292,6 +292,21 @@ int tonic_wait_kernel_idle(struct sock *sk, long timeo)
 	return err;
 }
 
+/* Toggle off without waiting: the flow's work detaches once everything is acked. */
+int tonic_start_drain(struct sock *sk, struct tonic_sk *ctx)
+{
+	ctx->want = false;
+	if (ctx->attached && tonic_drained(ctx))
+		tonic_detach(sk, ctx);
+	if (!ctx->attached) {
+		ctx->state = TONIC_SK_SOFTWARE;
+		return 0;
+	}
+	ctx->state = TONIC_SK_DRAINING;
+	tonic_flow_kick(ctx);
+	return 0;
+}
+
 int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on)
 {
 	int err = 0;
@@ -300,6 +315,8 @@ int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on)
 		ctx->want = true;
 		if (!ctx->attached)	/* an explicit request retries a fallback too */
 			ctx->state = TONIC_SK_PENDING;
+		else
+			ctx->state = TONIC_SK_OFFLOADED;	/* a drain in progress is called off */
 		return 0;
 	}
 	ctx->want = false;

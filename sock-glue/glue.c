@@ -80,8 +80,9 @@ static int tonic_sk_adopt(struct sock *sk, gfp_t gfp, struct netlink_ext_ack *ex
 
 /*
  * Netlink TONIC_CMD_SOCK_OFFLOAD: an established socket of any application.
- * On: adopt it.  Off: drain (bounded by the socket's send timeout) and go
- * back to software TCP.
+ * On: adopt it.  Off: start the drain and return -- the family runs under
+ * genl_mutex, so waiting for a peer's acks here would stall every generic
+ * netlink family of the host; the flow's work detaches once all is acked.
  */
 static int tonic_sock_ops_offload(struct sock *sk, bool on, struct netlink_ext_ack *extack)
 {
@@ -93,12 +94,9 @@ static int tonic_sock_ops_offload(struct sock *sk, bool on, struct netlink_ext_a
 	if (!ctx && on) {
 		err = tonic_sk_adopt(sk, GFP_KERNEL, extack);
 	} else if (ctx) {
-		err = tonic_set_offload(sk, ctx, on);
-		if (err == -EAGAIN) {
-			err = 0;	/* draining: the next send or ack completes it */
-		} else if (err) {
+		err = on ? tonic_set_offload(sk, ctx, true) : tonic_start_drain(sk, ctx);
+		if (err)
 			NL_SET_ERR_MSG(extack, "toggling the socket failed");
-		}
 	}
 	release_sock(sk);
 	return err;

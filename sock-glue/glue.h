@@ -51,6 +51,7 @@ struct tonic_sk {
 	unsigned long bits;
 	struct work_struct work;
 	struct hrtimer ttimer;		/* T: sub-segment delay, zero-window probe */
+	struct hrtimer ctimer;		/* a deferred close looks again (deadline, reset) */
 
 	/* Under lock_sock. */
 	u8 state;			/* TONIC_SK_* */
@@ -170,6 +171,7 @@ int tonic_wait_drained(struct sock *sk, struct tonic_sk *ctx, long timeo);
 int tonic_wait_kernel_idle(struct sock *sk, long timeo);
 bool tonic_drained(const struct tonic_sk *ctx);
 int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on);
+int tonic_start_drain(struct sock *sk, struct tonic_sk *ctx);
 
 /* sockopt.c */
 int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,

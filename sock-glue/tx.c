@@ -312,6 +312,9 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 		}
 	} else if (ctx->close_pending && time_after(jiffies, ctx->close_deadline)) {
 		return TONIC_AFTER_CLOSE;	/* gave up: the close resets */
+	} else if (ctx->close_pending) {
+		/* Nothing else may wake an orphan (a reset, a silent peer): look again. */
+		hrtimer_start(&ctx->ctimer, ms_to_ktime(250), HRTIMER_MODE_REL);
 	}
 	if (acked || burst || !ctx->attached)
 		tonic_wake(sk);

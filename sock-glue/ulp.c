@@ -89,6 +89,7 @@ static void tonic_ulp_release(struct sock *sk)
 	ctx->dead = true;
 	tonic_detach(sk, ctx);
 	hrtimer_cancel(&ctx->ttimer);
+	hrtimer_cancel(&ctx->ctimer);
 	tonic_proto_restore(sk, ctx);
 	rcu_assign_pointer(icsk->icsk_ulp_data, NULL);
 	tonic_sk_put(ctx);
