@@ -185,6 +185,29 @@ void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 }
 
 /*
+ * A duplicate ack (no cumulative progress) for the Reno family.  In fast
+ * recovery each one means a segment left the network: inflate by one.
+ * Otherwise the third starts fast retransmit of wnd_start, unless
+ * @may_enter says the loss it reports was already handled.
+ */
+void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter)
+{
+	/* Nothing in flight: a window update, not a duplicate. */
+	if (!tonic_flight(ctx))
+		return;
+	if (t->in_recovery) {
+		if (ctx->cwnd < ctx->wnd_bits)
+			ctx->cwnd++;
+		return;
+	}
+	if (tonic_tcp_dupack(t) == TONIC_DUPTHRESH && may_enter) {
+		tonic_tcp_enter_recovery(ctx, t);
+		ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
+		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+	}
+}
+
+/*
  * RFC 3168 6.1.2: an ECE halves the window once per window of data, as a
  * loss would, but retransmits nothing.  Returns true when it acted.
  */

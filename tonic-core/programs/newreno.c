@@ -47,23 +47,11 @@ static void newreno_incoming(struct tonic_prog_ctx *ctx)
 		newreno_new_ack(ctx, t, acked);
 		return;
 	}
-	if (!tonic_flight(ctx))
-		return;
-	if (t->in_recovery) {
-		if (ctx->cwnd < ctx->wnd_bits)
-			ctx->cwnd++;
-		return;
-	}
 	/*
 	 * 3.2 (2): dupacks for data sent before the last recovery or RTO are
 	 * echoes of losses already handled; do not cut the window again.
 	 */
-	if (tonic_tcp_dupack(t) == TONIC_DUPTHRESH &&
-	    !tonic_before(ctx->wnd_start, t->recover)) {
-		tonic_tcp_enter_recovery(ctx, t);
-		ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
-		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-	}
+	tonic_tcp_dupack_event(ctx, t, !tonic_before(ctx->wnd_start, t->recover));
 }
 
 const struct tonic_prog_ops tonic_prog_newreno = {

@@ -63,6 +63,7 @@ u8 tonic_tcp_dupack(struct tonic_tcp *t);
 void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
 void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
 void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter);
 bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 void tonic_tcp_periodic(struct tonic_prog_ctx *ctx);

@@ -33,20 +33,7 @@ static void reno_incoming(struct tonic_prog_ctx *ctx)
 		}
 		return;
 	}
-	/* Nothing in flight: a window update, not a duplicate. */
-	if (!tonic_flight(ctx))
-		return;
-	if (t->in_recovery) {
-		/* Each dupack means one segment left the network. */
-		if (ctx->cwnd < ctx->wnd_bits)
-			ctx->cwnd++;
-		return;
-	}
-	if (tonic_tcp_dupack(t) == TONIC_DUPTHRESH) {
-		tonic_tcp_enter_recovery(ctx, t);
-		ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
-		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-	}
+	tonic_tcp_dupack_event(ctx, t, true);
 }
 
 const struct tonic_prog_ops tonic_prog_reno = {
