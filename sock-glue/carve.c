@@ -31,18 +31,10 @@ static enum hrtimer_restart tonic_ttimer_fn(struct hrtimer *t)
 	return HRTIMER_NORESTART;
 }
 
-static enum hrtimer_restart tonic_ctimer_fn(struct hrtimer *t)
-{
-	tonic_flow_kick(container_of(t, struct tonic_sk, ctimer));
-	return HRTIMER_NORESTART;
-}
-
 void tonic_carve_init(struct tonic_sk *ctx)
 {
 	hrtimer_init(&ctx->ttimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 	ctx->ttimer.function = tonic_ttimer_fn;
-	hrtimer_init(&ctx->ctimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
-	ctx->ctimer.function = tonic_ctimer_fn;
 }
 
 static void tonic_arm_t(struct tonic_sk *ctx, u64 ns)
@@ -96,7 +88,7 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 		bool nodelay = tp->nonagle & TCP_NAGLE_OFF;
 		bool idle = !nfull && ctx->head == ctx->ttail && !(tp->nonagle & TCP_NAGLE_CORK);
 
-		if (!ctx->sub_delay_us || nodelay || idle || expired || ctx->fin_pending) {
+		if (!ctx->sub_delay_us || nodelay || idle || expired) {
 			sub = true;
 			new_tail_seg++;
 			new_ttail += rem;
@@ -109,8 +101,14 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	if (new_tail_seg == ctx->tail_seg)
 		return;
 	err = ctx->dev->ops->push(ctx->dev, ctx->flow, new_tail_seg, last_len);
-	if (err)
-		return;	/* -EBUSY: the device still finishes a sub-segment burst */
+	if (err == -EBUSY)
+		return;	/* the device still finishes a sub-segment burst: again after it */
+	if (err) {
+		/* Refused: TCP sends these bytes instead (the flow's work hands back). */
+		set_bit(TONIC_HANDBACK, &ctx->bits);
+		tonic_flow_kick(ctx);
+		return;
+	}
 	spin_lock_bh(&ctx->lock);
 	ctx->tail_seg = new_tail_seg;
 	ctx->ttail = new_ttail;

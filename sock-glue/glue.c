@@ -80,9 +80,8 @@ static int tonic_sk_adopt(struct sock *sk, gfp_t gfp, struct netlink_ext_ack *ex
 
 /*
  * Netlink TONIC_CMD_SOCK_OFFLOAD: an established socket of any application.
- * On: adopt it.  Off: start the drain and return -- the family runs under
- * genl_mutex, so waiting for a peer's acks here would stall every generic
- * netlink family of the host; the flow's work detaches once all is acked.
+ * On: adopt it.  Off: TCP takes the socket and its unacked bytes at once
+ * (nothing waits for the peer under genl_mutex).
  */
 static int tonic_sock_ops_offload(struct sock *sk, bool on, struct netlink_ext_ack *extack)
 {
@@ -94,7 +93,7 @@ static int tonic_sock_ops_offload(struct sock *sk, bool on, struct netlink_ext_a
 	if (!ctx && on) {
 		err = tonic_sk_adopt(sk, GFP_KERNEL, extack);
 	} else if (ctx) {
-		err = on ? tonic_set_offload(sk, ctx, true) : tonic_start_drain(sk, ctx);
+		err = tonic_set_offload(sk, ctx, on);
 		if (err)
 			NL_SET_ERR_MSG(extack, "toggling the socket failed");
 	}
@@ -175,7 +174,7 @@ static void tonic_sock_ops_stats(const struct net *net, struct tonic_sock_stats 
 	st->fallback_urg = atomic64_read(&tonic_gstats.fallback_urg);
 	st->fallback_other = atomic64_read(&tonic_gstats.fallback_other);
 	st->failed = atomic64_read(&tonic_gstats.failed);
-	st->drain_timeouts = atomic64_read(&tonic_gstats.drain_timeouts);
+	st->drain_timeouts = atomic64_read(&tonic_gstats.aborted);
 	st->acks_in = atomic64_read(&tonic_gstats.acks_in);
 	st->acks_dropped = atomic64_read(&tonic_gstats.acks_dropped);
 }

@@ -10,11 +10,25 @@
  * about).  Segment s of the current burst starts at
  * base_off + (s - base_seg) * C; a burst ends with at most one sub-segment.
  *
+ * The files form a line, entry points first:
+ *   ulp.c, proto.c, sockopt.c, glue.c  how a socket becomes ours, and the
+ *                                      socket calls we override
+ *   offload.c                          attach, hand back to TCP, failover,
+ *                                      the per-flow work
+ *   sendbuf.c carve.c tx.c ack.c       the bytes, the segments, the ACKs
+ *   ../driver                          the device
+ *
+ * Who owns the bytes: while attached, [head, tail) are ours and TCP's own
+ * queues are empty; every path that takes the socket off the device gives
+ * [snd_una, tail) back to TCP's queues (tonic_handback), or the connection
+ * is gone (reset) and TCP would have dropped them too.
+ *
  * Locking: everything that touches the socket or the send buffer runs under
- * lock_sock (sendmsg, setsockopt, the per-flow work).  ctx->lock protects
- * the fields the ACK tap reads in softirq (attached, flow id, mapping,
- * peer window); ctx->qlock the descriptors and notes the device hands over.
- * Order: ctx->lock -> device locks -> ctx->qlock.
+ * lock_sock (sendmsg, setsockopt, the per-flow work) or under the socket's
+ * own lock in TCP's receive path (the ACK commit, ack.c).  ctx->lock
+ * protects the fields the ACK path reads (attached, flow id, mapping, peer
+ * window) and the tap's slots; ctx->qlock the descriptors and notes the
+ * device hands over.  Order: socket -> ctx->lock -> device locks -> ctx->qlock.
  */
 #ifndef _TONIC_GLUE_H
 #define _TONIC_GLUE_H
@@ -35,12 +49,26 @@
 
 #define TONIC_RING		512	/* descriptors queued between device and tx */
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
-#define TONIC_DRAIN_MAX		(60 * HZ)	/* close()/shutdown() wait at most this for acks */
+#define TONIC_TAP_SLOTS		8	/* ACKs seen at the tap, waiting for TCP's verdict */
 
 enum tonic_sk_bit {
 	TONIC_WORK_QUEUED,
 	TONIC_T_EXPIRED,
 	TONIC_REBASE,
+	TONIC_HANDBACK,		/* the device refused the flow: give it to TCP */
+	TONIC_ABORT,		/* TCP could not take the bytes back: reset */
+};
+
+/*
+ * What the tap read from an ACK that TCP may still reject: the SACK blocks
+ * and whether it carried data.  Committed only from TCP's own ack
+ * processing (ack.c), matched by cumulative ack and timestamp.
+ */
+struct tonic_tap_slot {
+	u32 ack, tsval;
+	bool has_ts, payload;
+	u8 nsack;
+	u32 sack[TONIC_MAX_SACK][2];
 };
 
 struct tonic_sk {
@@ -51,7 +79,6 @@ struct tonic_sk {
 	unsigned long bits;
 	struct work_struct work;
 	struct hrtimer ttimer;		/* T: sub-segment delay, zero-window probe */
-	struct hrtimer ctimer;		/* a deferred close looks again (deadline, reset) */
 
 	/* Under lock_sock. */
 	u8 state;			/* TONIC_SK_* */
@@ -60,10 +87,9 @@ struct tonic_sk {
 	bool sub_pending;		/* a sub-segment burst is outstanding */
 	bool t_expired;
 	bool t_armed;
-	bool fin_pending;		/* shutdown(SHUT_WR) waits for the acks */
-	bool close_pending;		/* close() returned; tcp_close() once drained */
-	unsigned long close_deadline;	/* jiffies: then the deferred close resets */
 	const struct tonic_prog_ops *prog;
+	/* The socket's own congestion control while ours stands in (ack.c). */
+	const struct tcp_congestion_ops *orig_ca;
 	u32 cfg_seg;			/* C asked for, 0 = MSS */
 	u32 sub_delay_us;		/* T */
 	struct tonic_dev *dev;
@@ -87,6 +113,8 @@ struct tonic_sk {
 	 * device sent: the flow is re-based there (rebase_to) instead.
 	 */
 	u64 flow_sent_hi, rebase_to;
+	struct tonic_tap_slot tap[TONIC_TAP_SLOTS];
+	u32 tap_head, tap_count;
 
 	/* Under ctx->qlock: handed over by the device. */
 	spinlock_t qlock;
@@ -102,8 +130,9 @@ struct tonic_sk {
 
 struct tonic_glue_stats {
 	atomic64_t installs, attaches, detaches, fallback_full, fallback_md5, fallback_urg,
-		   fallback_other, acks_in, acks_dropped, segs_tx, segs_rtx, tx_errors,
-		   drain_timeouts, failed, failovers, aborted, closes_deferred, auto_adopted, rebases;
+		   fallback_other, fallback_repair, fallback_quota, acks_in, acks_dropped,
+		   acks_bad_csum, segs_tx, segs_rtx, tx_errors, handbacks, handback_bytes,
+		   failed, failovers, aborted, auto_adopted, rebases;
 };
 extern struct tonic_glue_stats tonic_gstats;
 #define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)
@@ -130,18 +159,20 @@ void tonic_sk_put(struct tonic_sk *ctx);
 int tonic_sk_install(struct sock *sk, gfp_t gfp);
 int tonic_ulp_register(void);
 void tonic_ulp_unregister(void);
+extern struct tcp_congestion_ops tonic_ca_ops;
 
 /* proto.c */
 int tonic_proto_install(struct sock *sk, struct tonic_sk *ctx);
 void tonic_proto_restore(struct sock *sk, struct tonic_sk *ctx);
-void tonic_close_finish(struct sock *sk, struct tonic_sk *ctx);
 
 /* sendbuf.c */
 int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *from, size_t len,
-		      long *timeo);
+		      int flags, long *timeo);
 void tonic_sbuf_free_to(struct sock *sk, struct tonic_sk *ctx, u64 off);
 void tonic_sbuf_purge(struct sock *sk, struct tonic_sk *ctx);
-int tonic_sbuf_copy(struct tonic_sk *ctx, void *to, u64 off, u32 len);
+void tonic_sbuf_uncharge(struct sock *sk, struct tonic_sk *ctx);
+void tonic_sbuf_release(struct tonic_sk *ctx);
+int tonic_sbuf_to_tcp(struct sock *sk, struct tonic_sk *ctx, u64 from, u64 to, int flags);
 int tonic_sbuf_fill_skb(struct tonic_sk *ctx, struct sk_buff *skb, u64 off, u32 len);
 
 /* carve.c */
@@ -150,10 +181,10 @@ void tonic_carve_init(struct tonic_sk *ctx);
 u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 
 /* tx.c */
-void tonic_flow_kick(struct tonic_sk *ctx);
-void tonic_flow_work(struct work_struct *w);
 void tonic_client_desc(void *priv, const struct tonic_desc *d);
 void tonic_client_note(void *priv, const struct tonic_note *n);
+void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx);
+void tonic_wake(struct sock *sk);
 
 /* glue.c: the device client, registration (tonic_main.c) */
 extern const struct tonic_flow_client tonic_client;
@@ -163,15 +194,16 @@ int tonic_glue_register(void);
 void tonic_glue_unregister(void);
 void tonic_auto_offload(struct sock *sk);
 
-/* detach.c */
+/* offload.c */
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx);
 int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev);
+void tonic_handback(struct sock *sk, struct tonic_sk *ctx, u8 state);
 void tonic_detach(struct sock *sk, struct tonic_sk *ctx);
-int tonic_wait_drained(struct sock *sk, struct tonic_sk *ctx, long timeo);
 int tonic_wait_kernel_idle(struct sock *sk, long timeo);
 bool tonic_drained(const struct tonic_sk *ctx);
 int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on);
-int tonic_start_drain(struct sock *sk, struct tonic_sk *ctx);
+void tonic_flow_kick(struct tonic_sk *ctx);
+void tonic_flow_work(struct work_struct *w);
 
 /* sockopt.c */
 int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,
@@ -180,7 +212,10 @@ int tonic_getsockopt(struct sock *sk, int level, int optname, char __user *optva
 		     int __user *optlen);
 void tonic_fill_info(struct sock *sk, struct tonic_sk *ctx, struct tonic_sock_info *info);
 
-/* acktap.c */
+/* ack.c */
+void tonic_ack_commit(struct sock *sk, u32 ca_flags);
+void tonic_ca_take(struct sock *sk, struct tonic_sk *ctx);
+void tonic_ca_restore(struct sock *sk, struct tonic_sk *ctx);
 int tonic_acktap_register(void);
 void tonic_acktap_unregister(void);
 

@@ -19,37 +19,22 @@ static const struct proto *tonic_prot_base[TONIC_PROT_NUM];
 static DEFINE_SPINLOCK(tonic_prot_lock);
 
 /*
- * Decide, under lock_sock, whether this send goes to the Tonic flow (true)
- * or to the kernel's TCP (false), attaching or draining on the way.
+ * Decide, under lock_sock, whether this send goes to the Tonic flow (1) or
+ * to the kernel's TCP (0), attaching or handing back on the way.
  */
 static int tonic_route_send(struct sock *sk, struct tonic_sk *ctx, int flags, long *timeo)
 {
-	int err;
-
 	if (flags & (MSG_OOB | MSG_ZEROCOPY | MSG_FASTOPEN)) {
-		if (!ctx->attached)
-			return 0;
-		/* Urgent data or zerocopy: hand the socket back to TCP, counted. */
-		err = tonic_wait_drained(sk, ctx, *timeo);
-		if (err)
-			return err;
-		tonic_detach(sk, ctx);
-		ctx->want = false;
-		ctx->state = TONIC_SK_FALLBACK;
-		TONIC_INC(fallback_urg);
+		/* Urgent data or zerocopy: TCP's, and so is the socket from now on. */
+		if (ctx->attached || ctx->state != TONIC_SK_FALLBACK) {
+			TONIC_INC(fallback_urg);
+			ctx->want = false;
+			tonic_handback(sk, ctx, TONIC_SK_FALLBACK);
+		}
 		return 0;
 	}
-	if (ctx->attached) {
-		if (ctx->want)
-			return 1;
-		/* Toggle-off in progress: finish it before TCP takes over. */
-		err = tonic_wait_drained(sk, ctx, *timeo);
-		if (err)
-			return err;
-		tonic_detach(sk, ctx);
-		ctx->state = TONIC_SK_SOFTWARE;
-		return 0;
-	}
+	if (ctx->attached)
+		return 1;
 	if (!ctx->want || ctx->state == TONIC_SK_FALLBACK || ctx->dead)
 		return 0;
 	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) ||
@@ -73,19 +58,33 @@ static int tonic_route_send(struct sock *sk, struct tonic_sk *ctx, int flags, lo
 	return tonic_attach(sk, ctx) == 0;
 }
 
+/*
+ * The bytes go to the flow while it is attached; if it leaves the device
+ * meanwhile (an admin's toggle while the sender waited for memory), the
+ * rest goes to TCP, after the bytes handed back with the flow.
+ */
+static int tonic_send(struct sock *sk, struct tonic_sk *ctx, struct msghdr *msg, size_t size)
+{
+	long timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
+	int ret, more;
+
+	ret = tonic_route_send(sk, ctx, msg->msg_flags, &timeo);
+	if (ret <= 0)
+		return ret ? ret : tcp_sendmsg_locked(sk, msg, size);
+	ret = tonic_sbuf_append(sk, ctx, &msg->msg_iter, size, msg->msg_flags, &timeo);
+	if (ret < 0 || ret == size || ctx->attached)
+		return ret;
+	more = tcp_sendmsg_locked(sk, msg, size - ret);
+	return more < 0 ? (ret ? ret : more) : ret + more;
+}
+
 static int tonic_sendmsg(struct sock *sk, struct msghdr *msg, size_t size)
 {
 	struct tonic_sk *ctx = tonic_sk(sk);
-	long timeo;
 	int ret;
 
 	lock_sock(sk);
-	timeo = sock_sndtimeo(sk, msg->msg_flags & MSG_DONTWAIT);
-	ret = ctx ? tonic_route_send(sk, ctx, msg->msg_flags, &timeo) : 0;
-	if (ret > 0)
-		ret = tonic_sbuf_append(sk, ctx, &msg->msg_iter, size, &timeo);
-	else if (ret == 0)
-		ret = tcp_sendmsg_locked(sk, msg, size);
+	ret = ctx ? tonic_send(sk, ctx, msg, size) : tcp_sendmsg_locked(sk, msg, size);
 	release_sock(sk);
 	return ret;
 }
@@ -95,83 +94,57 @@ static int tonic_sendpage(struct sock *sk, struct page *page, int offset, size_t
 {
 	struct tonic_sk *ctx = tonic_sk(sk);
 	struct bio_vec bvec = { .bv_page = page, .bv_offset = offset, .bv_len = size };
-	struct iov_iter it;
-	long timeo;
+	/* As sendpage became sendmsg upstream: "not the last page" is MSG_MORE. */
+	struct msghdr msg = {
+		.msg_flags = flags | (flags & MSG_SENDPAGE_NOTLAST ? MSG_MORE : 0),
+	};
 	int ret;
 
 	lock_sock(sk);
-	timeo = sock_sndtimeo(sk, flags & MSG_DONTWAIT);
-	ret = ctx ? tonic_route_send(sk, ctx, flags, &timeo) : 0;
-	if (ret > 0) {
-		iov_iter_bvec(&it, ITER_SOURCE, &bvec, 1, size);
-		ret = tonic_sbuf_append(sk, ctx, &it, size, &timeo);
-		if (ret > 0 && !(flags & (MSG_MORE | MSG_SENDPAGE_NOTLAST)))
-			tonic_carve(sk, ctx);
-	} else if (ret == 0) {
+	if (!ctx) {
 		ret = tcp_sendpage_locked(sk, page, offset, size, flags);
+	} else {
+		/* One path for both: sendmsg() with the page (TCP copies it too, then). */
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, &bvec, 1, size);
+		ret = tonic_send(sk, ctx, &msg, size);
+		if (ret > 0 && ctx->attached && !(flags & (MSG_MORE | MSG_SENDPAGE_NOTLAST)))
+			tonic_carve(sk, ctx);
 	}
 	release_sock(sk);
 	return ret;
 }
 
+/* splice() ran out of input: announce what is left.  TCP's own takes the lock itself. */
 static void tonic_splice_eof(struct socket *sock)
 {
 	struct sock *sk = sock->sk;
 	struct tonic_sk *ctx = tonic_sk(sk);
+	bool ours = false;
 
 	lock_sock(sk);
-	if (ctx && ctx->attached)
+	if (ctx && ctx->attached) {
 		tonic_carve(sk, ctx);
-	else if (ctx && ctx->orig_prot->splice_eof)
-		ctx->orig_prot->splice_eof(sock);
+		ours = true;
+	}
 	release_sock(sk);
+	if (!ours)
+		tcp_splice_eof(sock);
 }
 
-/* shutdown(SHUT_WR): the FIN goes out once every offloaded byte is acked. */
+/* shutdown(SHUT_WR): TCP sends the FIN after the bytes handed back to it. */
 static void tonic_shutdown(struct sock *sk, int how)
 {
 	struct tonic_sk *ctx = tonic_sk(sk);
 
-	if (ctx && ctx->attached && (how & SEND_SHUTDOWN)) {
-		if (!tonic_drained(ctx)) {
-			ctx->fin_pending = true;
-			tonic_carve(sk, ctx);
-			return;
-		}
-		tonic_detach(sk, ctx);
-		ctx->state = TONIC_SK_SOFTWARE;
-	}
+	if (ctx && (how & SEND_SHUTDOWN))
+		tonic_handback(sk, ctx, TONIC_SK_SOFTWARE);
 	tcp_shutdown(sk, how);
 }
 
-/* Under lock_sock: give the socket back to the kernel's TCP for good. */
-static void tonic_close_locked(struct sock *sk, struct tonic_sk *ctx)
-{
-	if (ctx->attached) {
-		if (!tonic_drained(ctx)) {
-			/* Bytes that cannot be delivered any more: reset, never truncate silently. */
-			if ((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT))
-				TONIC_INC(drain_timeouts);	/* not a reset peer */
-			sock_set_flag(sk, SOCK_LINGER);
-			sk->sk_lingertime = 0;
-		}
-		tonic_detach(sk, ctx);
-	}
-	ctx->want = false;
-	ctx->fin_pending = false;
-	ctx->close_pending = false;
-	ctx->state = TONIC_SK_SOFTWARE;
-	tonic_proto_restore(sk, ctx);
-}
-
 /*
- * close() with offloaded bytes in flight behaves like TCP's: it returns at
- * once, the data is still delivered, then the FIN goes.  The socket is
- * detached from its struct socket (which close() frees) but not marked
- * dead, so TCP never destroys it behind our back; the flow's work calls
- * tcp_close() when everything is acked (or after TONIC_DRAIN_MAX: reset).
- * The file's reference on the socket is handed to that tcp_close().
- * SO_LINGER with a time keeps TCP's meaning: close() waits, bounded.
+ * close(): TCP takes the bytes back and closes as it always does -- the data
+ * is still delivered by the orphan (tcp_orphan_retries, tcp_max_orphans,
+ * memory pressure), then the FIN; SO_LINGER keeps its meaning.
  */
 static void tonic_close(struct sock *sk, long timeout)
 {
@@ -179,41 +152,13 @@ static void tonic_close(struct sock *sk, long timeout)
 	const struct proto *orig = ctx ? ctx->orig_prot : &tcp_prot;
 
 	lock_sock(sk);
-	if (ctx && ctx->attached && !tonic_drained(ctx) &&
-	    (1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT) && !sk->sk_err &&
-	    !(sock_flag(sk, SOCK_LINGER) && !sk->sk_lingertime) &&
-	    skb_queue_empty(&sk->sk_receive_queue)) {
-		if (sock_flag(sk, SOCK_LINGER)) {
-			tonic_wait_drained(sk, ctx, timeout);
-		} else {
-			ctx->close_pending = true;
-			ctx->fin_pending = false;
-			ctx->close_deadline = jiffies + TONIC_DRAIN_MAX;
-			write_lock_bh(&sk->sk_callback_lock);
-			sk_set_socket(sk, NULL);
-			RCU_INIT_POINTER(sk->sk_wq, NULL);
-			write_unlock_bh(&sk->sk_callback_lock);
-			TONIC_INC(closes_deferred);
-			tonic_flow_kick(ctx);
-			release_sock(sk);
-			return;
-		}
+	if (ctx) {
+		ctx->want = false;
+		tonic_handback(sk, ctx, TONIC_SK_SOFTWARE);
+		tonic_proto_restore(sk, ctx);
 	}
-	if (ctx)
-		tonic_close_locked(sk, ctx);
 	release_sock(sk);
 	orig->close(sk, timeout);
-}
-
-/* From the flow's work (process context, a socket reference held): the deferred close. */
-void tonic_close_finish(struct sock *sk, struct tonic_sk *ctx)
-{
-	const struct proto *orig = ctx->orig_prot;
-
-	lock_sock(sk);
-	tonic_close_locked(sk, ctx);
-	release_sock(sk);
-	orig->close(sk, 0);
 }
 
 /* connect(AF_UNSPEC) or a listener dropping an unaccepted child (softirq). */

@@ -8,13 +8,19 @@
  * reference the pages (no copy); acked pages are released.
  */
 #include <linux/uio.h>
+#include <linux/bvec.h>
 #include <linux/highmem.h>
 #include <net/tcp.h>
 #include "glue.h"
 
-/* Copy up to @len bytes from @from; returns bytes taken or an error. */
+/*
+ * Copy up to @len bytes from @from; returns bytes taken or an error.  Stops
+ * early, without an error, when the socket leaves the device meanwhile (an
+ * admin's toggle while we waited for memory): the caller hands the rest
+ * to TCP.
+ */
 int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *from, size_t len,
-		      long *timeo)
+		      int flags, long *timeo)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	size_t copied = 0;
@@ -28,14 +34,12 @@ int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *fr
 		size_t n, c;
 		int space;
 
-		if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN) || ctx->fin_pending) {
+		if (sk->sk_err || (sk->sk_shutdown & SEND_SHUTDOWN)) {
 			err = -EPIPE;
 			break;
 		}
-		if (!ctx->attached) {	/* reset by the peer, or failed: nothing more to send */
-			err = -EPIPE;
+		if (!ctx->attached)
 			break;
-		}
 		space = READ_ONCE(sk->sk_sndbuf) - READ_ONCE(sk->sk_wmem_queued);
 		n = min_t(size_t, len - copied, PAGE_SIZE - pgoff);
 		if (space <= 0 || !sk_wmem_schedule(sk, min_t(size_t, n, space)))
@@ -79,7 +83,7 @@ wait:
 		tonic_carve(sk, ctx);
 		return copied;
 	}
-	return sk_stream_error(sk, 0, err);
+	return err ? sk_stream_error(sk, flags, err) : 0;
 }
 
 static void tonic_sbuf_release_pages(struct tonic_sk *ctx, u64 from, u64 to)
@@ -113,17 +117,66 @@ void tonic_sbuf_free_to(struct sock *sk, struct tonic_sk *ctx, u64 off)
 		sk->sk_write_space(sk);
 }
 
-/* Drop everything (detach): release the pages and the charge. */
-void tonic_sbuf_purge(struct sock *sk, struct tonic_sk *ctx)
+/* The socket no longer pays for [head, tail) (TCP's queue is about to). */
+void tonic_sbuf_uncharge(struct sock *sk, struct tonic_sk *ctx)
 {
 	u64 n = ctx->tail - ctx->head;
 
-	tonic_sbuf_release_pages(ctx, ctx->head, ctx->tail + PAGE_SIZE);
 	if (n) {
 		sk_wmem_queued_add(sk, -(int)n);
 		sk_mem_uncharge(sk, n);
 	}
+}
+
+/* Release the pages, whatever is left in them. */
+void tonic_sbuf_release(struct tonic_sk *ctx)
+{
+	tonic_sbuf_release_pages(ctx, ctx->head, ctx->tail + PAGE_SIZE);
 	ctx->head = ctx->tail = 0;
+}
+
+/* Drop everything: release the pages and the charge. */
+void tonic_sbuf_purge(struct sock *sk, struct tonic_sk *ctx)
+{
+	tonic_sbuf_uncharge(sk, ctx);
+	tonic_sbuf_release(ctx);
+}
+
+#define TONIC_TO_TCP_PAGES	16
+
+/*
+ * Queue bytes [from, to) on TCP's write queue (tcp_sendmsg_locked copies
+ * them), each call's last skb marked with @flags.  All or an error.
+ */
+int tonic_sbuf_to_tcp(struct sock *sk, struct tonic_sk *ctx, u64 from, u64 to, int flags)
+{
+	struct bio_vec bvec[TONIC_TO_TCP_PAGES];
+	struct msghdr msg = { };
+	int n, ret;
+	u32 len;
+
+	while (from < to) {
+		for (n = 0, len = 0; n < TONIC_TO_TCP_PAGES && from + len < to; n++) {
+			u64 off = from + len;
+			struct page *page = xa_load(&ctx->pages, off >> PAGE_SHIFT);
+			u32 pgoff = off & (PAGE_SIZE - 1);
+			u32 c = min_t(u64, to - off, PAGE_SIZE - pgoff);
+
+			if (!page)
+				return -EFAULT;
+			bvec[n].bv_page = page;
+			bvec[n].bv_offset = pgoff;
+			bvec[n].bv_len = c;
+			len += c;
+		}
+		msg.msg_flags = flags | MSG_DONTWAIT | MSG_NOSIGNAL;
+		iov_iter_bvec(&msg.msg_iter, ITER_SOURCE, bvec, n, len);
+		ret = tcp_sendmsg_locked(sk, &msg, len);
+		if (ret != len)
+			return ret < 0 ? ret : -ENOMEM;
+		from += len;
+	}
+	return 0;
 }
 
 /* Reference bytes [off, off + len) as page fragments of @skb. */
@@ -142,23 +195,6 @@ int tonic_sbuf_fill_skb(struct tonic_sk *ctx, struct sk_buff *skb, u64 off, u32 
 		skb->len += n;
 		skb->data_len += n;
 		skb->truesize += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
-}
-
-int tonic_sbuf_copy(struct tonic_sk *ctx, void *to, u64 off, u32 len)
-{
-	while (len) {
-		struct page *page = xa_load(&ctx->pages, off >> PAGE_SHIFT);
-		u32 pgoff = off & (PAGE_SIZE - 1);
-		u32 n = min_t(u32, len, PAGE_SIZE - pgoff);
-
-		if (WARN_ON_ONCE(!page))
-			return -EFAULT;
-		memcpy_from_page(to, page, pgoff, n);
-		to += n;
 		off += n;
 		len -= n;
 	}

@@ -71,8 +71,17 @@ int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,
 	struct tonic_sk *ctx = tonic_sk(sk);
 	int err;
 
-	if (level != SOL_TONIC || !ctx)
-		return tcp_setsockopt(sk, level, optname, optval, optlen);
+	if (level != SOL_TONIC || !ctx) {
+		err = tcp_setsockopt(sk, level, optname, optval, optlen);
+		/* A new congestion control is the socket's own; ours stands in again. */
+		if (ctx && level == SOL_TCP && optname == TCP_CONGESTION) {
+			lock_sock(sk);
+			if (ctx->attached && inet_csk(sk)->icsk_ca_ops != &tonic_ca_ops)
+				tonic_ca_take(sk, ctx);
+			release_sock(sk);
+		}
+		return err;
+	}
 	lock_sock(sk);
 	err = tonic_do_setsockopt(sk, ctx, optname, optval, optlen);
 	release_sock(sk);
@@ -108,6 +117,22 @@ int tonic_getsockopt(struct sock *sk, int level, int optname, char __user *optva
 	struct tonic_sock_info info;
 	int len, val;
 
+	if (ctx && level == SOL_TCP && optname == TCP_CONGESTION) {
+		const struct tcp_congestion_ops *ca;
+
+		/* The application sees its own congestion control, not our stand-in. */
+		lock_sock(sk);
+		ca = ctx->orig_ca;
+		release_sock(sk);
+		if (ca) {
+			if (get_user(len, optlen))
+				return -EFAULT;
+			len = min_t(unsigned int, max(len, 0), TCP_CA_NAME_MAX);
+			if (put_user(len, optlen) || copy_to_user(optval, ca->name, len))
+				return -EFAULT;
+			return 0;
+		}
+	}
 	if (level != SOL_TONIC || !ctx)
 		return tcp_getsockopt(sk, level, optname, optval, optlen);
 	if (get_user(len, optlen))

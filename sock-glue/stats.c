@@ -19,9 +19,9 @@ static int tonic_stats_show(struct seq_file *m, void *v)
 	struct tonic_core_stats cs;
 
 	P(installs); P(attaches); P(detaches); P(fallback_full); P(fallback_md5);
-	P(fallback_urg); P(fallback_other); P(acks_in); P(acks_dropped); P(segs_tx);
-	P(segs_rtx); P(tx_errors); P(drain_timeouts); P(failed); P(failovers); P(aborted);
-	P(closes_deferred); P(auto_adopted); P(rebases);
+	P(fallback_urg); P(fallback_other); P(fallback_repair); P(fallback_quota); P(acks_in);
+	P(acks_dropped); P(acks_bad_csum); P(segs_tx); P(segs_rtx); P(tx_errors); P(handbacks);
+	P(handback_bytes); P(failed); P(failovers); P(aborted); P(auto_adopted); P(rebases);
 	if (!dev)
 		return 0;
 	dev->ops->dev_stats(dev, &cs);

@@ -4,9 +4,8 @@
  *
  * The device hands each flow's descriptors and notifications to
  * tonic_client (under the device lock: just queue them and kick the
- * flow's work).  The work runs under lock_sock: it applies acks (frees the
- * send buffer), ends sub-segment bursts, builds a TCP segment per
- * descriptor (consecutive full-MSS ones merged into one GSO skb) -- seq
+ * flow's work, offload.c).  Under lock_sock, tonic_tx_ring() builds a TCP
+ * segment per descriptor (consecutive full-MSS ones merged into one GSO skb) -- seq
  * from the segment's offset, ack = rcv_nxt, the window the kernel last
  * advertised, timestamps -- and hands it to
  * icsk_af_ops->queue_xmit, advancing snd_nxt first so the kernel's tcp_ack
@@ -57,18 +56,6 @@ void tonic_client_note(void *priv, const struct tonic_note *n)
 	}
 	spin_unlock(&ctx->qlock);
 	tonic_flow_kick(ctx);
-}
-
-void tonic_flow_kick(struct tonic_sk *ctx)
-{
-	if (test_and_set_bit(TONIC_WORK_QUEUED, &ctx->bits))
-		return;
-	sock_hold(ctx->sk);
-	tonic_sk_get(ctx);
-	if (!queue_work(tonic_flow_wq, &ctx->work)) {
-		sock_put(ctx->sk);
-		tonic_sk_put(ctx);
-	}
 }
 
 static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
@@ -154,6 +141,9 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 		skb_shinfo(skb)->gso_size = mss;
 		skb_shinfo(skb)->gso_segs = DIV_ROUND_UP(len, mss);
 		skb_shinfo(skb)->gso_type = sk->sk_gso_type;
+		/* CWR on the first packet only, as tcp_ecn_send() asks of GSO. */
+		if (flags & TCPHDR_CWR)
+			skb_shinfo(skb)->gso_type |= SKB_GSO_TCP_ECN;
 	}
 	icsk->icsk_af_ops->send_check(sk, skb);
 	if (after(seq + len, tp->snd_nxt))
@@ -190,7 +180,7 @@ fail:
 	TONIC_INC(tx_errors);
 }
 
-static void tonic_wake(struct sock *sk)
+void tonic_wake(struct sock *sk)
 {
 	struct socket_wq *wq;
 
@@ -201,66 +191,14 @@ static void tonic_wake(struct sock *sk)
 	rcu_read_unlock();
 }
 
-enum tonic_after {
-	TONIC_AFTER_NOTHING,
-	TONIC_AFTER_ABORT,	/* the flow failed and no device takes it: reset */
-	TONIC_AFTER_CLOSE,	/* a deferred close() is due */
-};
-
-/* Under lock_sock. */
-static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
+/* Under lock_sock: transmit the descriptors the device handed over. */
+void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 {
-	bool acked, burst, failed;
-	u32 acked_seg, burst_seg;
 	struct tonic_desc d;
 	int budget = TONIC_RING;
 	u32 more, len, max_len;
 	bool merge;
 
-	if (!ctx->attached)
-		return ctx->close_pending ? TONIC_AFTER_CLOSE : TONIC_AFTER_NOTHING;
-	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) || sk->sk_err) {
-		/* Reset by the peer (or closed under us): the bytes have nowhere to go. */
-		tonic_detach(sk, ctx);
-		ctx->state = TONIC_SK_SOFTWARE;
-		tonic_wake(sk);
-		return ctx->close_pending ? TONIC_AFTER_CLOSE : TONIC_AFTER_NOTHING;
-	}
-	spin_lock_bh(&ctx->qlock);
-	acked = ctx->n_acked;
-	acked_seg = ctx->n_acked_seg;
-	burst = ctx->n_burst;
-	burst_seg = ctx->n_burst_seg;
-	failed = ctx->n_failed;
-	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
-	spin_unlock_bh(&ctx->qlock);
-
-	if (!failed && test_and_clear_bit(TONIC_REBASE, &ctx->bits)) {
-		TONIC_INC(rebases);
-		if (tonic_failover(sk, ctx, true))
-			failed = true;	/* not even its own device takes it back */
-	}
-	if (failed) {
-		TONIC_INC(failed);
-		if (tonic_failover(sk, ctx, false)) {
-			tonic_detach(sk, ctx);
-			ctx->state = TONIC_SK_SOFTWARE;
-			tonic_wake(sk);
-			return TONIC_AFTER_ABORT;
-		}
-		return TONIC_AFTER_NOTHING;	/* the new device starts from head */
-	}
-	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
-	    !tonic_after(acked_seg, ctx->tail_seg))
-		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
-	if (burst && burst_seg == ctx->tail_seg) {
-		tonic_sbuf_free_to(sk, ctx, ctx->ttail);
-		spin_lock_bh(&ctx->lock);
-		ctx->base_seg = ctx->tail_seg;
-		ctx->base_off = ctx->ttail;
-		spin_unlock_bh(&ctx->lock);
-		ctx->sub_pending = false;
-	}
 	/* Merge only full MSS segments, and only as far as one GSO skb goes. */
 	merge = ctx->seg == tcp_sk(sk)->mss_cache && sk_can_gso(sk);
 	max_len = min_t(u32, READ_ONCE(sk->sk_gso_max_size) - 1 - MAX_TCP_HEADER, 65000);
@@ -297,51 +235,4 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 	}
 	if (budget < 0)
 		tonic_flow_kick(ctx);
-	tonic_carve(sk, ctx);
-	if (tonic_drained(ctx)) {
-		if (ctx->close_pending) {
-			return TONIC_AFTER_CLOSE;
-		} else if (!ctx->want) {	/* toggle-off completes */
-			tonic_detach(sk, ctx);
-			ctx->state = TONIC_SK_SOFTWARE;
-		} else if (ctx->fin_pending) {	/* shutdown(SHUT_WR) completes */
-			tonic_detach(sk, ctx);
-			ctx->state = TONIC_SK_SOFTWARE;
-			ctx->fin_pending = false;
-			tcp_shutdown(sk, SEND_SHUTDOWN);
-		}
-	} else if (ctx->close_pending && time_after(jiffies, ctx->close_deadline)) {
-		return TONIC_AFTER_CLOSE;	/* gave up: the close resets */
-	} else if (ctx->close_pending) {
-		/* Nothing else may wake an orphan (a reset, a silent peer): look again. */
-		hrtimer_start(&ctx->ctimer, ms_to_ktime(250), HRTIMER_MODE_REL);
-	}
-	if (acked || burst || !ctx->attached)
-		tonic_wake(sk);
-	return TONIC_AFTER_NOTHING;
-}
-
-void tonic_flow_work(struct work_struct *w)
-{
-	struct tonic_sk *ctx = container_of(w, struct tonic_sk, work);
-	struct sock *sk = ctx->sk;
-	enum tonic_after after = TONIC_AFTER_NOTHING;
-
-	clear_bit(TONIC_WORK_QUEUED, &ctx->bits);
-	lock_sock(sk);
-	if (!ctx->dead)
-		after = tonic_flow_process(sk, ctx);
-	if (after == TONIC_AFTER_CLOSE && !ctx->close_pending)
-		after = TONIC_AFTER_NOTHING;	/* another run got there first */
-	if (after == TONIC_AFTER_CLOSE)
-		ctx->close_pending = false;
-	release_sock(sk);
-	if (after == TONIC_AFTER_ABORT) {
-		TONIC_INC(aborted);
-		tcp_abort(sk, ETIMEDOUT);
-	} else if (after == TONIC_AFTER_CLOSE) {
-		tonic_close_finish(sk, ctx);
-	}
-	sock_put(sk);
-	tonic_sk_put(ctx);
 }

@@ -9,7 +9,10 @@
  * first send on an established connection (see detach.c: tonic_attach).
  *
  * The congestion control is NewReno for whatever the kernel itself sends
- * (before attach, after toggle-off, or when the device is full).
+ * (before attach, after toggle-off, or when the device is full).  While a
+ * flow is attached it also stands in for any other socket's congestion
+ * control, because its in_ack_event is where accepted ACKs reach the
+ * device (ack.c).
  */
 #include <linux/module.h>
 #include <net/tcp.h>
@@ -42,6 +45,11 @@ int tonic_sk_install(struct sock *sk, gfp_t gfp)
 
 	if (!tonic_dev_default())
 		return -ENODEV;
+	/* CRIU's repair mode and in-kernel users (NFS, iSCSI) stay on TCP. */
+	if (tcp_sk(sk)->repair || sk->sk_kern_sock) {
+		TONIC_INC(fallback_repair);
+		return -EOPNOTSUPP;
+	}
 	ctx = kzalloc(sizeof(*ctx), gfp);
 	if (!ctx)
 		return -ENOMEM;
@@ -89,7 +97,6 @@ static void tonic_ulp_release(struct sock *sk)
 	ctx->dead = true;
 	tonic_detach(sk, ctx);
 	hrtimer_cancel(&ctx->ttimer);
-	hrtimer_cancel(&ctx->ctimer);
 	tonic_proto_restore(sk, ctx);
 	rcu_assign_pointer(icsk->icsk_ulp_data, NULL);
 	tonic_sk_put(ctx);
@@ -160,11 +167,33 @@ static void tonic_ca_init(struct sock *sk)
 	WRITE_ONCE(icsk->icsk_ulp_ops, &tonic_ulp_ops);
 }
 
-static struct tcp_congestion_ops tonic_ca_ops = {
+/*
+ * The socket dies (or changes its congestion control) while ours stands in
+ * for its own: release that one as tcp_cleanup_congestion_control() would.
+ */
+static void tonic_ca_release(struct sock *sk)
+{
+	struct tonic_sk *ctx = tonic_sk(sk);
+	const struct tcp_congestion_ops *orig = ctx ? ctx->orig_ca : NULL;
+
+	if (!orig)
+		return;
+	ctx->orig_ca = NULL;
+	if (orig->release)
+		orig->release(sk);
+	module_put(orig->owner);
+}
+
+/*
+ * Not TCP_CONG_NON_RESTRICTED: an unprivileged socket may pick "tonic" only
+ * when net.ipv4.tcp_allowed_congestion_control lists it.
+ */
+struct tcp_congestion_ops tonic_ca_ops = {
 	.name		= TONIC_CA_NAME,
 	.owner		= THIS_MODULE,
-	.flags		= TCP_CONG_NON_RESTRICTED,
 	.init		= tonic_ca_init,
+	.release	= tonic_ca_release,
+	.in_ack_event	= tonic_ack_commit,
 	.ssthresh	= tcp_reno_ssthresh,
 	.cong_avoid	= tcp_reno_cong_avoid,
 	.undo_cwnd	= tcp_reno_undo_cwnd,

@@ -4,7 +4,7 @@
 # timeout: 60
 . /tests/lib.sh
 for round in 1 2; do
-	$MODPROBE tonic || ksft_fail "modprobe tonic (round $round)"
+	tonic_load || ksft_fail "modprobe tonic (round $round)"
 	grep -q '^tonic ' /proc/modules || ksft_fail "tonic not in /proc/modules"
 	$MODPROBE -r tonic || ksft_fail "modprobe -r tonic (round $round)"
 	grep -q '^tonic ' /proc/modules && ksft_fail "tonic still loaded"

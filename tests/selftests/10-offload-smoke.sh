@@ -4,7 +4,7 @@
 # device.
 # timeout: 120
 . /tests/lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic || ksft_fail "sysctl tonic"
 on h2 $IPERF -s -D -p 5201

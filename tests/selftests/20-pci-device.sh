@@ -7,7 +7,7 @@
 . /tests/pci-lib.sh
 pci_guest || exit $KSFT_SKIP
 for round in 1 2; do
-	$MODPROBE tonic || ksft_fail "modprobe tonic (round $round)"
+	tonic_load || ksft_fail "modprobe tonic (round $round)"
 	pci_need_dev
 	echo "round $round: $PCI_DEV"
 	cat "$PCI_DEV/tonic_info"

@@ -6,7 +6,7 @@
 . /tests/lib.sh
 . /tests/pci-lib.sh
 pci_guest || exit $KSFT_SKIP
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 pci_need_dev
 pci_need_offload
 tonic_hosts 2 || ksft_fail "tonic_hosts"

@@ -7,7 +7,7 @@
 . /tests/lib.sh
 . /tests/pci-lib.sh
 pci_guest || exit $KSFT_SKIP
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 pci_need_dev
 for run in "1 2000" "4 20000" "16 5000"; do
 	echo "loopback $run:"

@@ -9,7 +9,7 @@
 . /tests/lib.sh
 . /tests/pci-lib.sh
 pci_guest || exit $KSFT_SKIP
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 pci_need_dev
 pci_info caps | grep -q '0x[0-9a-f]*[4-7c-f]$' || { echo "device without fault injection"; exit $KSFT_SKIP; }
 for fault in die hang garbage; do

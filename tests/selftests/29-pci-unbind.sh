@@ -7,7 +7,7 @@
 . /tests/lib.sh
 . /tests/pci-lib.sh
 pci_guest || exit $KSFT_SKIP
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 pci_need_dev
 bdf=$(basename "$PCI_DEV")
 if grep -qw tonic /proc/sys/net/ipv4/tcp_available_congestion_control; then

@@ -5,7 +5,7 @@
 # timeout: 120
 . /tests/lib.sh
 . /tests/netlink-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 
 # Usage errors: exit 2, no kernel needed; help: exit 0.
 $TONIC -h | grep -q 'tonic flow show' || ksft_fail "tonic -h"

@@ -6,7 +6,7 @@
 # timeout: 120
 . /tests/lib.sh
 . /tests/netlink-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 
 jrun flow show
 n=$(jget '#')

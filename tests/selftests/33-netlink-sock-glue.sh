@@ -6,7 +6,7 @@
 # timeout: 180
 . /tests/lib.sh
 . /tests/netlink-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 if ! sockglue; then
 	echo "SKIP: sock-glue (TCP ULP \"tonic\") is not in tonic.ko yet"
 	$MODPROBE -r tonic

@@ -6,7 +6,7 @@
 # timeout: 300
 . /tests/lib.sh
 . /tests/netlink-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 F=/usr/bin/tonic_nlfuzz
 before=$($TONIC -j set)
 $UNPRIV nobody $F -n 6000 -s 1 -u || ksft_fail "fuzz as uid 65534"

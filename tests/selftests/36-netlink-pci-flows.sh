@@ -9,7 +9,7 @@
 . /tests/pci-lib.sh
 . /tests/netlink-lib.sh
 pci_guest || exit $KSFT_SKIP
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 pci_need_dev
 name=pci-$(basename "$PCI_DEV")
 

@@ -7,7 +7,7 @@
 # timeout: 240
 . /tests/lib.sh
 . /tests/xfer-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 tonic_netem h1 delay 1ms
 fails=0

@@ -7,7 +7,7 @@
 . /tests/lib.sh
 . /tests/xfer-lib.sh
 ulimit -n 8192
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic || ksft_fail "sysctl"
 on h1 sysctl -qw net.ipv4.ip_local_port_range="10000 60000"
@@ -19,7 +19,7 @@ tonic_hosts_del
 tonic_unload || ksft_fail "unload"
 
 echo "== a 16-flow device, 100 connections"
-$MODPROBE tonic max_flows=16 || ksft_fail "modprobe max_flows=16"
+tonic_load max_flows=16 || ksft_fail "modprobe max_flows=16"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic || ksft_fail "sysctl"
 tonic_netem h1 delay 5ms

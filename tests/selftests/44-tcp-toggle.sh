@@ -7,7 +7,7 @@
 # timeout: 300
 . /tests/lib.sh
 . /tests/xfer-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic || ksft_fail "sysctl"
 fails=0

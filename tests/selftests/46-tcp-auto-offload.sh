@@ -6,7 +6,7 @@
 # timeout: 120
 . /tests/lib.sh
 . /tests/xfer-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 fails=0
 on h1 sysctl -qw net.tonic.auto_offload=1 || ksft_fail "sysctl net.tonic.auto_offload"

@@ -7,7 +7,7 @@
 # emulated CPU's: compare the ratios, not the absolute numbers.
 # timeout: 600
 . /tests/lib.sh
-$MODPROBE tonic || exit 1
+tonic_load || exit 1
 tonic_hosts 2 || exit 1
 on h2 $IPERF -s -D -p 5201
 sleep 0.5

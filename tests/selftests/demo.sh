@@ -13,7 +13,7 @@ tonic_netem h2 delay 10ms
 on h1 ping -c 2 10.0.0.2 | tail -n 1
 
 echo "== loading tonic.ko"
-$MODPROBE tonic || exit 1
+tonic_load || exit 1
 grep '^tonic ' /proc/modules
 dmesg | grep 'tonic:' | tail -n 3
 tonic dev show

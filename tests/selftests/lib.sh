@@ -76,3 +76,16 @@ tonic_unload() {
 		sleep 0.1
 	done
 }
+
+# tonic_load [PARAM=VALUE...]: load the module and let every namespace pick
+# the congestion control "tonic" as its default.  Like any algorithm not
+# listed in net.ipv4.tcp_allowed_congestion_control it is restricted: only
+# init_net and CAP_NET_ADMIN may select it until the admin lists it.
+tonic_load() {
+	$MODPROBE tonic "$@" || return 1
+	_a=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+	case " $_a " in
+	*" tonic "*) ;;
+	*) sysctl -qw net.ipv4.tcp_allowed_congestion_control="$_a tonic" ;;
+	esac
+}
