@@ -95,7 +95,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	}
 	seq = ctx->isn + (u32)off;
 
-	skb = alloc_skb(MAX_TCP_HEADER, sk_gfp_mask(sk, GFP_ATOMIC));
+	skb = alloc_skb(MAX_TCP_HEADER, sk_gfp_mask(sk, sk->sk_allocation));
 	if (!skb)
 		goto fail;
 	skb_reserve(skb, MAX_TCP_HEADER);

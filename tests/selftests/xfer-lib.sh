@@ -11,6 +11,9 @@ xfer() {
 	_from=$1 _to=$2 _addr=$3 _bytes=$4
 	shift 4
 	XFER_PORT=$((XFER_PORT + 1))
+	# The background job truncates the file only when it starts: without
+	# this, the previous server's "listening" lets the client in too early.
+	rm -f /tmp/xfer.srv
 	on "$_to" tonic_xfer -s $XFER_PORT $XFER_SRV_ARGS > /tmp/xfer.srv 2>&1 &
 	_srv=$!
 	_i=0
