@@ -155,6 +155,19 @@ static inline void tonic_sk_get(struct tonic_sk *ctx)
 }
 void tonic_sk_put(struct tonic_sk *ctx);
 
+/* Have the flow's work (offload.c) run: from any context. */
+static inline void tonic_flow_kick(struct tonic_sk *ctx)
+{
+	if (test_and_set_bit(TONIC_WORK_QUEUED, &ctx->bits))
+		return;
+	sock_hold(ctx->sk);
+	tonic_sk_get(ctx);
+	if (!queue_work(tonic_flow_wq, &ctx->work)) {
+		sock_put(ctx->sk);
+		tonic_sk_put(ctx);
+	}
+}
+
 /* ulp.c */
 int tonic_sk_install(struct sock *sk, gfp_t gfp);
 int tonic_ulp_register(void);
@@ -202,7 +215,6 @@ void tonic_detach(struct sock *sk, struct tonic_sk *ctx);
 int tonic_wait_kernel_idle(struct sock *sk, long timeo);
 bool tonic_drained(const struct tonic_sk *ctx);
 int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on);
-void tonic_flow_kick(struct tonic_sk *ctx);
 void tonic_flow_work(struct work_struct *w);
 
 /* sockopt.c */

@@ -25,18 +25,6 @@ bool tonic_drained(const struct tonic_sk *ctx)
 	return ctx->head == ctx->tail;
 }
 
-void tonic_flow_kick(struct tonic_sk *ctx)
-{
-	if (test_and_set_bit(TONIC_WORK_QUEUED, &ctx->bits))
-		return;
-	sock_hold(ctx->sk);
-	tonic_sk_get(ctx);
-	if (!queue_work(tonic_flow_wq, &ctx->work)) {
-		sock_put(ctx->sk);
-		tonic_sk_put(ctx);
-	}
-}
-
 /*
  * Add the flow to a device: the default one first; when that one cannot
  * take flows at all (a PCIe Tonic that went away answers -ENODEV), the

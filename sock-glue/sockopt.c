@@ -72,6 +72,19 @@ int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,
 	int err;
 
 	if (level != SOL_TONIC || !ctx) {
+		/*
+		 * Repair mode (CRIU) reads and rebuilds TCP's own queues: they
+		 * must hold every byte first, and the socket stays TCP's.
+		 */
+		if (ctx && level == SOL_TCP && optname == TCP_REPAIR) {
+			lock_sock(sk);
+			if (ctx->attached || ctx->state != TONIC_SK_FALLBACK) {
+				ctx->want = false;
+				TONIC_INC(fallback_repair);
+				tonic_handback(sk, ctx, TONIC_SK_FALLBACK);
+			}
+			release_sock(sk);
+		}
 		err = tcp_setsockopt(sk, level, optname, optval, optlen);
 		/* A new congestion control is the socket's own; ours stands in again. */
 		if (ctx && level == SOL_TCP && optname == TCP_CONGESTION) {
