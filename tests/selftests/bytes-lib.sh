@@ -1,0 +1,118 @@
+# Helpers for the byte-guarantee tests (49-51, issue 11); `. /tests/bytes-lib.sh`
+# after lib.sh and xfer-lib.sh.  Every transfer is bounded in time, and a
+# sender that SIGKILL cannot end (D state: a deadlock in the kernel) is
+# reported as such instead of hanging the test.
+
+BX_FAILS=0
+BX_HUNG=
+BX_RC=0
+
+# bx_state PID: the state letter of a process (R, S, D, Z, ...), empty if gone.
+bx_state() {
+	sed -n 's/^[0-9]* (.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null
+}
+
+# bounded SECS OUT HOST CMD...: run CMD in HOST (stdout and stderr to OUT)
+# for at most SECS seconds.  Returns CMD's status; 137 when it had to be
+# killed; 200 when it survived SIGKILL (still there, not a zombie: stuck
+# in the kernel), with its stack.  (timeout -s KILL cannot do this:
+# timeout(1) waits for ever for a child that SIGKILL does not end.)
+bounded() {
+	_secs=$1 _out=$2 _h=$3
+	shift 3
+	rm -f /tmp/bounded.pid
+	on "$_h" sh -c 'echo $$ > /tmp/bounded.pid; exec "$@"' sh "$@" > "$_out" 2>&1 < /dev/null &
+	_job=$!
+	_i=0
+	while [ ! -s /tmp/bounded.pid ] && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	_pid=$(cat /tmp/bounded.pid 2>/dev/null)
+	_i=0
+	while kill -0 $_job 2>/dev/null && [ "$(bx_state $_job)" != Z ]; do
+		_i=$((_i + 1))
+		if [ $_i -gt $((_secs * 10)) ]; then
+			echo "TIMEOUT: still running after $_secs s (pid $_pid, state $(bx_state "$_pid"), wchan $(cat "/proc/$_pid/wchan" 2>/dev/null)): SIGKILL"
+			kill -KILL "$_pid" 2>/dev/null
+			sleep 2
+			_st=$(bx_state "$_pid")
+			if [ -n "$_st" ] && [ "$_st" != Z ]; then
+				echo "HANG: pid $_pid survived SIGKILL in state '$_st' (D: uninterruptible, in the kernel for ever)"
+				[ -r "/proc/$_pid/stack" ] && sed 's/^/  stack: /' "/proc/$_pid/stack"
+				BX_HUNG="$BX_HUNG $_pid"
+				return 200
+			fi
+			wait $_job 2>/dev/null
+			return 137
+		fi
+		sleep 0.1
+	done
+	wait $_job
+}
+
+# bx_glue: the TCP glue's counters that say where sockets went.
+bx_glue() {
+	grep -E '^(flows_in_use|installs|attaches|detaches|fallback_[a-z]*|drain_timeouts|closes_deferred|aborted|failed|rebases|acks_dropped) ' \
+		/sys/kernel/debug/tonic/stats 2>/dev/null | tr '\n' ' '
+	echo
+}
+
+# bx_server HOST: start tonic_xfer -s on the next port in HOST ($BX_SRV: its options).
+bx_server() {
+	XFER_PORT=$((XFER_PORT + 1))
+	rm -f /tmp/bx.srv
+	on "$1" tonic_xfer -s $XFER_PORT $BX_SRV > /tmp/bx.srv 2>&1 &
+	BX_SRV_PID=$!
+	_i=0
+	while ! grep -q listening /tmp/bx.srv 2>/dev/null && [ $_i -lt 50 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+}
+
+bx_server_stop() {
+	kill $BX_SRV_PID 2>/dev/null
+	wait $BX_SRV_PID 2>/dev/null
+}
+
+# bx NAME SECS FROM TO ADDR BYTES [tonic_xfer client options]: one bounded
+# transfer FROM -> TO (server options in $BX_SRV); prints "ok NAME ..." or
+# "FAIL NAME ..." (with both sides' output and the glue's counters) and
+# returns the client's status (BX_RC too).
+bx() {
+	_name=$1 _secs=$2 _from=$3 _to=$4 _addr=$5 _bytes=$6
+	shift 6
+	bx_server "$_to"
+	_t0=$(date +%s)
+	bounded "$_secs" /tmp/bx.cli "$_from" tonic_xfer -c "$_addr" $XFER_PORT "$_bytes" "$@"
+	BX_RC=$?
+	_dt=$(( $(date +%s) - _t0 ))
+	[ $BX_RC = 0 ] || sleep 0.5
+	bx_server_stop
+	_sum=$(grep -E 'state before|zerocopy:|Mbit|soft errors|send error|then:|repair:|expected|info:' /tmp/bx.cli | tr '\n' ' ')
+	if [ $BX_RC = 0 ]; then
+		echo "ok   $_name (${_dt}s): $_sum"
+	else
+		echo "FAIL $_name (rc $BX_RC, ${_dt}s): $_sum"
+		sed 's/^/    client: /' /tmp/bx.cli
+		sed 's/^/    server: /' /tmp/bx.srv
+		echo "    glue: $(bx_glue)"
+	fi
+	return $BX_RC
+}
+
+# bx_want_state WANT: the client's "state before the main send" was WANT.
+bx_want_state() {
+	_got=$(sed -n 's/^client: state before the main send: \([a-z]*\).*/\1/p' /tmp/bx.cli)
+	[ "$_got" = "$1" ] && return 0
+	echo "    (setup: the socket was to be '$1' before the main send, it was '${_got:-?}')"
+	return 1
+}
+
+# bx_verdict: end of a test: the number of failed cases, the hung processes.
+bx_verdict() {
+	[ -n "$BX_HUNG" ] && echo "processes stuck in D state (SIGKILL cannot end them):$BX_HUNG"
+	echo "glue: $(bx_glue)"
+	[ "$BX_FAILS" = 0 ] || ksft_fail "$BX_FAILS case(s) failed"
+}
