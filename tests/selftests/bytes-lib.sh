@@ -18,37 +18,39 @@ bx_state() {
 # in the kernel), with its stack.  (timeout -s KILL cannot do this:
 # timeout(1) waits for ever for a child that SIGKILL does not end.)
 bounded() {
-	_secs=$1 _out=$2 _h=$3
+	_bsecs=$1 _bout=$2 _bh=$3
 	shift 3
 	rm -f /tmp/bounded.pid
-	on "$_h" sh -c 'echo $$ > /tmp/bounded.pid; exec "$@"' sh "$@" > "$_out" 2>&1 < /dev/null &
-	_job=$!
-	_i=0
-	while [ ! -s /tmp/bounded.pid ] && [ $_i -lt 50 ]; do
+	# exec all the way down: no shell stays behind holding this test's
+	# stdout (the harness's pipe) while waiting for a child stuck for ever.
+	( exec $IP netns exec "$_bh" sh -c 'echo $$ > /tmp/bounded.pid; exec "$@"' sh "$@" ) \
+		> "$_bout" 2>&1 < /dev/null &
+	_bjob=$!
+	_bi=0
+	while [ ! -s /tmp/bounded.pid ] && [ $_bi -lt 50 ]; do
 		sleep 0.1
-		_i=$((_i + 1))
+		_bi=$((_bi + 1))
 	done
-	_pid=$(cat /tmp/bounded.pid 2>/dev/null)
-	_i=0
-	while kill -0 $_job 2>/dev/null && [ "$(bx_state $_job)" != Z ]; do
-		_i=$((_i + 1))
-		if [ $_i -gt $((_secs * 10)) ]; then
-			echo "TIMEOUT: still running after $_secs s (pid $_pid, state $(bx_state "$_pid"), wchan $(cat "/proc/$_pid/wchan" 2>/dev/null)): SIGKILL"
-			kill -KILL "$_pid" 2>/dev/null
+	_bpid=$(cat /tmp/bounded.pid 2>/dev/null)
+	_bend=$(( $(date +%s) + _bsecs ))
+	while kill -0 $_bjob 2>/dev/null && [ "$(bx_state $_bjob)" != Z ]; do
+		if [ "$(date +%s)" -ge $_bend ]; then
+			echo "TIMEOUT: still running after $_bsecs s (pid $_bpid, state $(bx_state "$_bpid"), wchan $(cat "/proc/$_bpid/wchan" 2>/dev/null)): SIGKILL"
+			kill -KILL "$_bpid" 2>/dev/null
 			sleep 2
-			_st=$(bx_state "$_pid")
-			if [ -n "$_st" ] && [ "$_st" != Z ]; then
-				echo "HANG: pid $_pid survived SIGKILL in state '$_st' (D: uninterruptible, in the kernel for ever)"
-				[ -r "/proc/$_pid/stack" ] && sed 's/^/  stack: /' "/proc/$_pid/stack"
-				BX_HUNG="$BX_HUNG $_pid"
+			_bst=$(bx_state "$_bpid")
+			if [ -n "$_bst" ] && [ "$_bst" != Z ]; then
+				echo "HANG: pid $_bpid survived SIGKILL in state '$_bst' (D: uninterruptible, in the kernel for ever)"
+				[ -r "/proc/$_bpid/stack" ] && sed 's/^/  stack: /' "/proc/$_bpid/stack"
+				BX_HUNG="$BX_HUNG $_bpid"
 				return 200
 			fi
-			wait $_job 2>/dev/null
+			wait $_bjob 2>/dev/null
 			return 137
 		fi
 		sleep 0.1
 	done
-	wait $_job
+	wait $_bjob
 }
 
 # bx_glue: the TCP glue's counters that say where sockets went.
@@ -64,10 +66,10 @@ bx_server() {
 	rm -f /tmp/bx.srv
 	on "$1" tonic_xfer -s $XFER_PORT $BX_SRV > /tmp/bx.srv 2>&1 &
 	BX_SRV_PID=$!
-	_i=0
-	while ! grep -q listening /tmp/bx.srv 2>/dev/null && [ $_i -lt 50 ]; do
+	_bi=0
+	while ! grep -q listening /tmp/bx.srv 2>/dev/null && [ $_bi -lt 50 ]; do
 		sleep 0.1
-		_i=$((_i + 1))
+		_bi=$((_bi + 1))
 	done
 }
 
@@ -81,20 +83,20 @@ bx_server_stop() {
 # "FAIL NAME ..." (with both sides' output and the glue's counters) and
 # returns the client's status (BX_RC too).
 bx() {
-	_name=$1 _secs=$2 _from=$3 _to=$4 _addr=$5 _bytes=$6
+	_bname=$1 _bsecs=$2 _bfrom=$3 _bto=$4 _baddr=$5 _bbytes=$6
 	shift 6
-	bx_server "$_to"
-	_t0=$(date +%s)
-	bounded "$_secs" /tmp/bx.cli "$_from" tonic_xfer -c "$_addr" $XFER_PORT "$_bytes" "$@"
+	bx_server "$_bto"
+	_bt0=$(date +%s)
+	bounded "$_bsecs" /tmp/bx.cli "$_bfrom" tonic_xfer -c "$_baddr" $XFER_PORT "$_bbytes" "$@"
 	BX_RC=$?
-	_dt=$(( $(date +%s) - _t0 ))
+	_bdt=$(( $(date +%s) - _bt0 ))
 	[ $BX_RC = 0 ] || sleep 0.5
 	bx_server_stop
-	_sum=$(grep -E 'state before|zerocopy:|Mbit|soft errors|send error|then:|repair:|expected|info:' /tmp/bx.cli | tr '\n' ' ')
+	_bsum=$(grep -E 'state before|zerocopy:|Mbit|soft errors|send error|then:|repair:|expected|info:' /tmp/bx.cli | tr '\n' ' ')
 	if [ $BX_RC = 0 ]; then
-		echo "ok   $_name (${_dt}s): $_sum"
+		echo "ok   $_bname (${_bdt}s): $_bsum"
 	else
-		echo "FAIL $_name (rc $BX_RC, ${_dt}s): $_sum"
+		echo "FAIL $_bname (rc $BX_RC, ${_bdt}s): $_bsum"
 		sed 's/^/    client: /' /tmp/bx.cli
 		sed 's/^/    server: /' /tmp/bx.srv
 		echo "    glue: $(bx_glue)"
@@ -104,9 +106,9 @@ bx() {
 
 # bx_want_state WANT: the client's "state before the main send" was WANT.
 bx_want_state() {
-	_got=$(sed -n 's/^client: state before the main send: \([a-z]*\).*/\1/p' /tmp/bx.cli)
-	[ "$_got" = "$1" ] && return 0
-	echo "    (setup: the socket was to be '$1' before the main send, it was '${_got:-?}')"
+	_bgot=$(sed -n 's/^client: state before the main send: \([a-z]*\).*/\1/p' /tmp/bx.cli)
+	[ "$_bgot" = "$1" ] && return 0
+	echo "    (setup: the socket was to be '$1' before the main send, it was '${_bgot:-?}')"
 	return 1
 }
 

@@ -49,7 +49,7 @@
  *                SIOCOUTQ, peek the send and receive queues, TCP_REPAIR_WINDOW,
  *                TCP_REPAIR off): the peeked send queue must be the stream's
  *                last SIOCOUTQ bytes; then carry on
- *                (any of -B -O -K -A -Z -p -F prints the TONIC state first)
+ *                (any of -B -O -K -A -Z -p -F -f prints the TONIC state first)
  *     Errors, signals and closing:
  *       -N       send() with MSG_NOSIGNAL instead of write()
  *       -g       ignore SIGPIPE (SIG_IGN)
@@ -760,7 +760,7 @@ static int client(const char *host, const char *port, uint64_t bytes, const stru
 		  o->zerocopy ? SEND_ZEROCOPY : o->splice_mode == 'v' ? SEND_VMSPLICE :
 		  o->splice_mode == 'f' ? SEND_SPLICE_FILE : SEND_WRITE;
 	show_state = o->prefix || o->prefix_oob || o->off_after_prefix || o->repair ||
-		     sd.mode > SEND_SENDFILE;
+		     sd.mode != SEND_WRITE;
 	if (o->prefix > bytes) {
 		fprintf(stderr, "-B is more than BYTES\n");
 		return 2;
