@@ -36,6 +36,8 @@ bounded() {
 	while kill -0 $_bjob 2>/dev/null && [ "$(bx_state $_bjob)" != Z ]; do
 		if [ "$(date +%s)" -ge $_bend ]; then
 			echo "TIMEOUT: still running after $_bsecs s (pid $_bpid, state $(bx_state "$_bpid"), wchan $(cat "/proc/$_bpid/wchan" 2>/dev/null)): SIGKILL"
+			on "$_bh" $SS -tniH state established 2>/dev/null | sed 's/^/  ss: /'
+			sed 's/^/  flows: /' /sys/kernel/debug/tonic/flows 2>/dev/null
 			kill -KILL "$_bpid" 2>/dev/null
 			sleep 2
 			_bst=$(bx_state "$_bpid")
