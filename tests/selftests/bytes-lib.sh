@@ -36,7 +36,8 @@ bounded() {
 	while kill -0 $_bjob 2>/dev/null && [ "$(bx_state $_bjob)" != Z ]; do
 		if [ "$(date +%s)" -ge $_bend ]; then
 			echo "TIMEOUT: still running after $_bsecs s (pid $_bpid, state $(bx_state "$_bpid"), wchan $(cat "/proc/$_bpid/wchan" 2>/dev/null)): SIGKILL"
-			on "$_bh" $SS -tniH state established 2>/dev/null | sed 's/^/  ss: /'
+			on "$_bh" $SS -tniH 2>/dev/null | sed "s/^/  ss $_bh: /"
+			[ -n "$BX_PEER" ] && on "$BX_PEER" $SS -tniH 2>/dev/null | sed "s/^/  ss $BX_PEER: /"
 			sed 's/^/  flows: /' /sys/kernel/debug/tonic/flows 2>/dev/null
 			kill -KILL "$_bpid" 2>/dev/null
 			sleep 2
@@ -88,9 +89,11 @@ bx() {
 	_bname=$1 _bsecs=$2 _bfrom=$3 _bto=$4 _baddr=$5 _bbytes=$6
 	shift 6
 	bx_server "$_bto"
+	BX_PEER=$_bto
 	_bt0=$(date +%s)
 	bounded "$_bsecs" /tmp/bx.cli "$_bfrom" tonic_xfer -c "$_baddr" $XFER_PORT "$_bbytes" "$@"
 	BX_RC=$?
+	BX_PEER=
 	_bdt=$(( $(date +%s) - _bt0 ))
 	[ $BX_RC = 0 ] || sleep 0.5
 	bx_server_stop

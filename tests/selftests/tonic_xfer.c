@@ -11,6 +11,7 @@
  *       -D MS    sleep MS after each read (a slow reader: zero windows)
  *       -Q       echo server for -Q clients (one connection)
  *       -H MS    hold: sleep MS after accepting, before the first read
+ *       -g       ignore SIGPIPE (the reply to a reset peer then fails quietly)
  *       (the listener has SO_OOBINLINE: an urgent byte stays in the stream)
  *
  *   tonic_xfer -c HOST PORT BYTES [options]
@@ -309,6 +310,8 @@ static int server(const char *port, int nconn, const char *out, long long reset_
 				if (errno == EINTR || errno == EAGAIN)
 					continue;
 				perror("read");
+				printf("server: read error after %llu bytes\n",
+				       (unsigned long long)s->total);
 				err = 1;
 			}
 			sha256_hex(&s->h, hex);
