@@ -101,11 +101,13 @@ rst "vmsplice+splice() after the RST, SIGPIPE default" "-R 300000" "-B 300000 -y
 rst "MSG_ZEROCOPY after the RST, MSG_NOSIGNAL" "-R 300000" "-B 300000 -y 1000 -Z -N"
 
 echo "== TCP_REPAIR: a CRIU-style checkpoint of a live connection (slow reader: data queued)"
-for cc in cubic tonic; do
-	BX_SRV="-D 20"
-	bx "TCP_REPAIR checkpoint, $cc" 60 h1 h2 10.0.0.2 8000000 -C $cc -B 3000000 -A -i || fail
-	BX_SRV=
-done
+# The namespace's default congestion control is tonic: an unmodified
+# checkpointing tool meets the offload without asking for it.
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic
+BX_SRV="-D 20"
+bx "TCP_REPAIR checkpoint, cubic" 60 h1 h2 10.0.0.2 8000000 -C cubic -B 3000000 -A -i || fail
+bx "TCP_REPAIR checkpoint, tonic (namespace default)" 60 h1 h2 10.0.0.2 8000000 -B 3000000 -A -i || fail
+BX_SRV=
 
 bx_verdict
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
