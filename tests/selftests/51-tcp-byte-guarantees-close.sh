@@ -121,7 +121,7 @@ $TC -n h3 qdisc del dev eth0 root
 
 echo "== offload off after shutdown(SHUT_WR) with data in flight: the FIN still goes"
 tonic_netem h1 delay 5ms rate 20mbit
-bx "SHUT_WR then TONIC_OFFLOAD 0, offloaded" 40 h1 h2 10.0.0.2 4000000 -C tonic -k -i -r || fail
+bx "SHUT_WR then TONIC_OFFLOAD 0, offloaded" 25 h1 h2 10.0.0.2 4000000 -C tonic -k -i -r || fail
 bx "SHUT_WR, cubic (reference)" 40 h1 h2 10.0.0.2 4000000 -C cubic || fail
 $TC -n h1 qdisc del dev eth0 root
 
