@@ -11,7 +11,7 @@
 . /tests/bytes-lib.sh
 XFER_PORT=7500
 fail() { BX_FAILS=$((BX_FAILS + 1)); }
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+bx_load || ksft_fail "modprobe tonic"
 
 echo "== MSG_ZEROCOPY, splice() and sendfile() past EOF under netem delay 1ms loss 1% reorder 10% 50% (both ways), 5 runs each"
 tonic_hosts 2 || ksft_fail "tonic_hosts"

@@ -13,7 +13,7 @@
 . /tests/bytes-lib.sh
 XFER_PORT=7510
 fail() { BX_FAILS=$((BX_FAILS + 1)); }
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+bx_load || ksft_fail "modprobe tonic"
 # h1 sends offloaded, h3 with cubic, each over its own link, both to h2.
 tonic_hosts 3 || ksft_fail "tonic_hosts"
 

@@ -11,7 +11,7 @@
 . /tests/bytes-lib.sh
 XFER_PORT=7530
 fail() { BX_FAILS=$((BX_FAILS + 1)); }
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+bx_load || ksft_fail "modprobe tonic"
 
 echo "== IP_RECVERR, the route unreachable for 1 s mid-transfer (h1 - r - h2), 60 MB"
 tonic_hosts_del

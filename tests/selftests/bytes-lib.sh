@@ -7,6 +7,16 @@ BX_FAILS=0
 BX_HUNG=
 BX_RC=0
 
+# bx_load [PARAM=VALUE...]: load tonic.ko (with tonic_load where lib.sh has
+# it: "tonic" then also allowed as a namespace's default).
+bx_load() {
+	if command -v tonic_load > /dev/null 2>&1; then
+		tonic_load "$@"
+	else
+		$MODPROBE tonic "$@"
+	fi
+}
+
 # bx_state PID: the state letter of a process (R, S, D, Z, ...), empty if gone.
 bx_state() {
 	sed -n 's/^[0-9]* (.*) \(.\) .*/\1/p' "/proc/$1/stat" 2>/dev/null
