@@ -46,8 +46,6 @@ bounded() {
 	while kill -0 $_bjob 2>/dev/null && [ "$(bx_state $_bjob)" != Z ]; do
 		if [ "$(date +%s)" -ge $_bend ]; then
 			echo "TIMEOUT: still running after $_bsecs s (pid $_bpid, state $(bx_state "$_bpid"), wchan $(cat "/proc/$_bpid/wchan" 2>/dev/null)): SIGKILL"
-			on "$_bh" $SS -tniH 2>/dev/null | sed "s/^/  ss $_bh: /"
-			[ -n "$BX_PEER" ] && on "$BX_PEER" $SS -tniH 2>/dev/null | sed "s/^/  ss $BX_PEER: /"
 			sed 's/^/  flows: /' /sys/kernel/debug/tonic/flows 2>/dev/null
 			kill -KILL "$_bpid" 2>/dev/null
 			sleep 2
@@ -57,6 +55,12 @@ bounded() {
 				[ -r "/proc/$_bpid/stack" ] && sed 's/^/  stack: /' "/proc/$_bpid/stack"
 				BX_HUNG="$BX_HUNG $_bpid"
 				return 200
+			fi
+			# ss only now, and only this port: tcp_get_info() takes the
+			# socket lock, and a socket of a task stuck in D keeps it.
+			if [ -n "$BX_PEER" ]; then
+				on "$_bh" $SS -tniH "( dport = :$XFER_PORT )" 2>/dev/null | sed "s/^/  ss $_bh: /"
+				on "$BX_PEER" $SS -tniH "( sport = :$XFER_PORT )" 2>/dev/null | sed "s/^/  ss $BX_PEER: /"
 			fi
 			wait $_bjob 2>/dev/null
 			return 137
