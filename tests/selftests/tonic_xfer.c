@@ -10,6 +10,9 @@
  *       -R BYTES reset the connection (RST) after BYTES were received
  *       -D MS    sleep MS after each read (a slow reader: zero windows)
  *       -Q       echo server for -Q clients (one connection)
+ *       -H MS    hold: sleep MS after accepting, before the first read
+ *       -g       ignore SIGPIPE (the reply to a reset peer then fails quietly)
+ *       (the listener has SO_OOBINLINE: an urgent byte stays in the stream)
  *
  *   tonic_xfer -c HOST PORT BYTES [options]
  *       Send BYTES of seeded pseudo-random data, shut down, and compare the
@@ -31,6 +34,35 @@
  *       -z SEED  data seed (default 1); connection i uses SEED + i
  *       -Q       ping-pong instead: BYTES round trips of one byte each
  *                (TCP_NODELAY), prints the round-trip times in microseconds
+ *     How the bytes after the -B prefix go (one of; default write()):
+ *       -Z       MSG_ZEROCOPY sends (SO_ZEROCOPY) from a buffer never reused;
+ *                every completion must arrive before the reply is read
+ *       -p v     vmsplice() the data into a pipe, splice() the pipe to the socket
+ *       -p f     splice() a file into a pipe, splice() the pipe to the socket
+ *       -F       sendfile() asking for more than the file holds: the read hits
+ *                EOF and the kernel calls the socket's splice_eof
+ *     Before them (a state to send in), in this order:
+ *       -B N     send the first N bytes with write() first
+ *       -O       ... the last of them alone with MSG_OOB (urgent: FALLBACK)
+ *       -K       then switch the offload off (TONIC_OFFLOAD 0) and leave it off
+ *       -y MS    then sleep MS (e.g. until the peer has reset)
+ *       -A       then checkpoint like CRIU (TCP_REPAIR on, TCP_QUEUE_SEQ,
+ *                SIOCOUTQ, peek the send and receive queues, TCP_REPAIR_WINDOW,
+ *                TCP_REPAIR off): the peeked send queue must be the stream's
+ *                last SIOCOUTQ bytes; then carry on
+ *                (any of -B -O -K -A -Z -p -F -f prints the TONIC state first)
+ *     Errors, signals and closing:
+ *       -N       send() with MSG_NOSIGNAL instead of write()
+ *       -g       ignore SIGPIPE (SIG_IGN)
+ *       -j       after a send error, try the same kind of send twice more and
+ *                print each result (with -E: the first error decides)
+ *       -Y       IP_RECVERR / IPV6_RECVERR, and retry sends and reads that fail
+ *                with a soft error (EHOSTUNREACH, ENETUNREACH, ...), as a
+ *                careful application does; counted
+ *       -b N     SO_SNDBUFFORCE (else SO_SNDBUF) N before connecting
+ *       -L S     SO_LINGER { 1, S } before connecting
+ *       -q       with -x: exit() without close() (the kernel closes at exit)
+ *       -k       after shutdown(SHUT_WR), switch the offload off (TONIC_OFFLOAD 0)
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -39,16 +71,22 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/sendfile.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
+#include <linux/errqueue.h>
+#include <linux/sockios.h>
 #include <uapi/linux/tonic.h>
 
 #ifndef TCP_ULP
@@ -184,7 +222,8 @@ struct sconn {
 	int done;
 };
 
-static int server(const char *port, int nconn, const char *out, long long reset_at, int delay_ms)
+static int server(const char *port, int nconn, const char *out, long long reset_at, int delay_ms,
+		  int hold_ms)
 {
 	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(atoi(port)) };
 	static unsigned char buf[1 << 16];
@@ -203,6 +242,8 @@ static int server(const char *port, int nconn, const char *out, long long reset_
 	}
 	l = socket(AF_INET6, SOCK_STREAM, 0);
 	setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* An urgent byte (MSG_OOB) stays in the stream, hashed in its place. */
+	setsockopt(l, SOL_SOCKET, SO_OOBINLINE, &one, sizeof(one));
 	if (l < 0 || bind(l, (struct sockaddr *)&a, sizeof(a)) || listen(l, 4096)) {
 		perror("server");
 		return 1;
@@ -230,6 +271,8 @@ static int server(const char *port, int nconn, const char *out, long long reset_
 			int fd = accept(l, NULL, NULL);
 
 			if (fd >= 0) {
+				if (hold_ms)
+					usleep(hold_ms * 1000);
 				c[naccepted].fd = fd;
 				sha256_init(&c[naccepted].h);
 				naccepted++;
@@ -267,6 +310,8 @@ static int server(const char *port, int nconn, const char *out, long long reset_
 				if (errno == EINTR || errno == EAGAIN)
 					continue;
 				perror("read");
+				printf("server: read error after %llu bytes\n",
+				       (unsigned long long)s->total);
 				err = 1;
 			}
 			sha256_hex(&s->h, hex);
@@ -298,7 +343,29 @@ struct opts {
 	int expect_reset, info, require, nconn;
 	size_t wsize;
 	uint64_t seed;
+	/* How the bytes after the prefix go, and what comes before them. */
+	int zerocopy, splice_mode, sendfile_eof;
+	uint64_t prefix;
+	int prefix_oob, off_after_prefix, pause_ms, repair;
+	/* Errors, signals, closing. */
+	int nosignal, retry_after_err, recverr, sndbuf, linger, exit_noclose, off_after_shut;
 };
+
+/* -Y: errors an ICMP message reports on an established connection; TCP carries on. */
+static int g_recverr, g_nosignal;
+static unsigned long g_soft_errors;
+
+static int soft_error(int e)
+{
+	return e == EHOSTUNREACH || e == ENETUNREACH || e == EHOSTDOWN || e == ENETDOWN;
+}
+
+static const char *errname(int e)
+{
+	const char *n = strerrorname_np(e);
+
+	return n ? n : "?";
+}
 
 static int set_tonic_opts(int s, const struct opts *o)
 {
@@ -330,10 +397,11 @@ static int set_tonic_opts(int s, const struct opts *o)
 	return 0;
 }
 
+
 static int connect_to(const char *host, const char *port, const struct opts *o, int nonblock)
 {
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai;
-	int s;
+	int s, one = 1;
 
 	if (getaddrinfo(host, port, &hints, &ai)) {
 		fprintf(stderr, "bad address %s\n", host);
@@ -348,6 +416,30 @@ static int connect_to(const char *host, const char *port, const struct opts *o, 
 		perror("TCP_CONGESTION");
 		return -1;
 	}
+	if (o->sndbuf > 0 &&
+	    setsockopt(s, SOL_SOCKET, SO_SNDBUFFORCE, &o->sndbuf, sizeof(o->sndbuf)) &&
+	    setsockopt(s, SOL_SOCKET, SO_SNDBUF, &o->sndbuf, sizeof(o->sndbuf))) {
+		perror("SO_SNDBUF");
+		return -1;
+	}
+	if (o->linger >= 0) {
+		struct linger lg = { 1, o->linger };
+
+		if (setsockopt(s, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg))) {
+			perror("SO_LINGER");
+			return -1;
+		}
+	}
+	if (o->zerocopy && setsockopt(s, SOL_SOCKET, SO_ZEROCOPY, &one, sizeof(one))) {
+		perror("SO_ZEROCOPY");
+		return -1;
+	}
+	if (o->recverr &&
+	    (ai->ai_family == AF_INET6 ? setsockopt(s, SOL_IPV6, IPV6_RECVERR, &one, sizeof(one))
+				       : setsockopt(s, SOL_IP, IP_RECVERR, &one, sizeof(one)))) {
+		perror("IP_RECVERR");
+		return -1;
+	}
 	if (nonblock)
 		fcntl(s, F_SETFL, O_NONBLOCK);
 	if (connect(s, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
@@ -356,6 +448,14 @@ static int connect_to(const char *host, const char *port, const struct opts *o, 
 	}
 	freeaddrinfo(ai);
 	return s;
+}
+
+static const char *state_name(unsigned int st)
+{
+	static const char *const n[] = { "software", "offloaded", "draining", "fallback",
+					 "pending" };
+
+	return st < sizeof(n) / sizeof(n[0]) ? n[st] : "?";
 }
 
 static void print_info(int s, struct tonic_sock_info *info, int print)
@@ -377,6 +477,19 @@ static void print_info(int s, struct tonic_sock_info *info, int print)
 		       info->attaches);
 }
 
+/* One line: the socket's Tonic state right now. */
+static void print_state(int s, const char *when)
+{
+	struct tonic_sock_info info;
+	socklen_t len = sizeof(info);
+
+	if (getsockopt(s, SOL_TONIC, TONIC_INFO, &info, &len))
+		printf("client: state %s: none (no tonic ULP: %s)\n", when, strerror(errno));
+	else
+		printf("client: state %s: %s (attaches %u, segs %llu)\n", when,
+		       state_name(info.state), info.attaches, (unsigned long long)info.segs_sent);
+}
+
 static int toggle(int s, int on)
 {
 	if (setsockopt(s, SOL_TONIC, TONIC_OFFLOAD, &on, sizeof(on)) && errno != EAGAIN) {
@@ -393,7 +506,10 @@ static int write_all(int s, int ep, const unsigned char *p, size_t len)
 	ssize_t n;
 
 	while (off < len) {
-		n = write(s, p + off, len - off);
+		if (g_nosignal)
+			n = send(s, p + off, len - off, MSG_NOSIGNAL);
+		else
+			n = write(s, p + off, len - off);
 		if (n > 0) {
 			off += n;
 			continue;
@@ -407,9 +523,226 @@ static int write_all(int s, int ep, const unsigned char *p, size_t len)
 		}
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n < 0 && g_recverr && soft_error(errno)) {
+			printf("client: soft error %s, retrying\n", errname(errno));
+			g_soft_errors++;
+			continue;
+		}
 		return -1;
 	}
 	return 0;
+}
+
+/* How the main part of the stream is sent. */
+enum { SEND_WRITE, SEND_SENDFILE, SEND_SENDFILE_EOF, SEND_ZEROCOPY, SEND_VMSPLICE,
+       SEND_SPLICE_FILE };
+
+struct sender {
+	const struct opts *o;
+	int s, ep, mode;
+	int ffd;			/* the stream in a file (sendfile, splice from a file) */
+	unsigned char *big;		/* the stream in memory never reused (zerocopy, vmsplice) */
+	struct gen g;			/* else generated as it goes */
+	struct sha256 h;
+	uint64_t bytes;
+	int pr, pw;			/* the pipe for splice */
+	size_t pipe_fill;		/* bytes in the pipe not yet spliced to the socket */
+	unsigned int zc_sends, zc_done, zc_copied;
+};
+
+static unsigned char xbuf[1 << 20];
+
+/* Bytes [off, off + len) of the stream, wherever it is kept (not advancing the generator). */
+static int stream_bytes(struct sender *sd, uint64_t off, unsigned char *to, size_t len)
+{
+	struct gen g;
+	uint64_t skip;
+
+	if (sd->big) {
+		memcpy(to, sd->big + off, len);
+		return 0;
+	}
+	if (sd->ffd >= 0)
+		return pread(sd->ffd, to, len, off) == (ssize_t)len ? 0 : -1;
+	gen_init(&g, sd->o->seed);
+	for (skip = off; skip; ) {
+		size_t n = skip < len ? skip : len;
+
+		gen_fill(&g, to, n);
+		skip -= n;
+	}
+	gen_fill(&g, to, len);
+	return 0;
+}
+
+/* Zerocopy completions from the error queue; returns how many notifications. */
+static int zc_reap(struct sender *sd, int timeout_ms)
+{
+	struct pollfd pfd = { .fd = sd->s, .events = 0 };
+	char control[256];
+	int got = 0;
+
+	if (poll(&pfd, 1, timeout_ms) <= 0)
+		return 0;
+	for (;;) {
+		struct msghdr msg = { .msg_control = control, .msg_controllen = sizeof(control) };
+		struct cmsghdr *cm;
+
+		if (recvmsg(sd->s, &msg, MSG_ERRQUEUE | MSG_DONTWAIT) < 0)
+			break;
+		for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+			struct sock_extended_err *ee = (void *)CMSG_DATA(cm);
+
+			if (!(cm->cmsg_level == SOL_IP && cm->cmsg_type == IP_RECVERR) &&
+			    !(cm->cmsg_level == SOL_IPV6 && cm->cmsg_type == IPV6_RECVERR))
+				continue;
+			if (ee->ee_origin != SO_EE_ORIGIN_ZEROCOPY)
+				continue;
+			sd->zc_done += ee->ee_data - ee->ee_info + 1;
+			if (ee->ee_code & SO_EE_CODE_ZEROCOPY_COPIED)
+				sd->zc_copied += ee->ee_data - ee->ee_info + 1;
+			got++;
+		}
+	}
+	return got;
+}
+
+/*
+ * One send of the stream's bytes from @off (at most @len): returns the bytes
+ * the socket took, 0 to try again, -1 on an error (errno).
+ */
+static ssize_t send_some(struct sender *sd, uint64_t off, size_t len, int hash)
+{
+	int nosig = sd->o->nosignal ? MSG_NOSIGNAL : 0;
+	off_t fo = off;
+	ssize_t n;
+
+	switch (sd->mode) {
+	case SEND_WRITE:
+		gen_fill(&sd->g, xbuf, len);
+		if (hash)
+			sha256_update(&sd->h, xbuf, len);
+		return write_all(sd->s, sd->ep, xbuf, len) ? -1 : (ssize_t)len;
+	case SEND_SENDFILE:
+		n = sendfile(sd->s, sd->ffd, &fo, len);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n == 0)
+			errno = 0;
+		return n > 0 ? n : -1;
+	case SEND_SENDFILE_EOF:
+		/* Ask for more than there is: the read side hits EOF. */
+		n = sendfile(sd->s, sd->ffd, &fo, sd->bytes - off + 65536);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n == 0)
+			errno = 0;
+		return n > 0 ? n : -1;
+	case SEND_ZEROCOPY:
+		n = send(sd->s, sd->big + off, len, MSG_ZEROCOPY | nosig);
+		if (n > 0) {
+			sd->zc_sends++;
+			return n;
+		}
+		if (n < 0 && errno == ENOBUFS) {	/* notifications use optmem: read some */
+			zc_reap(sd, 100);
+			return 0;
+		}
+		if (n < 0 && errno == EINTR)
+			return 0;
+		return -1;
+	default:
+		if (!sd->pipe_fill) {
+			if (sd->mode == SEND_VMSPLICE) {
+				struct iovec iov = { sd->big + off, len };
+
+				n = vmsplice(sd->pw, &iov, 1, 0);
+			} else {
+				loff_t lo = off;
+
+				n = splice(sd->ffd, &lo, sd->pw, NULL, len, SPLICE_F_MOVE);
+			}
+			if (n <= 0) {
+				perror(sd->mode == SEND_VMSPLICE ? "vmsplice" : "splice from file");
+				return -1;
+			}
+			sd->pipe_fill = n;
+		}
+		n = splice(sd->pr, NULL, sd->s, NULL, sd->pipe_fill,
+			   SPLICE_F_MOVE | (off + sd->pipe_fill < sd->bytes ? SPLICE_F_MORE : 0));
+		if (n > 0) {
+			sd->pipe_fill -= n;
+			return n;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n == 0)
+			errno = 0;
+		return -1;
+	}
+}
+
+/* -A: what CRIU does to a live connection it dumps and leaves running. */
+static int repair_checkpoint(struct sender *sd, uint64_t sent)
+{
+	int s = sd->s, on = 1, off = 0, q, outq1 = -1, outq2 = -1, notsent = -1, inq = -1, bad = 0;
+	unsigned int sndseq = 0, rcvseq = 0;
+	struct tcp_repair_window w = { 0 };
+	socklen_t len = sizeof(sndseq);
+	unsigned char *peek, *want;
+	ssize_t n, m = -1;
+
+	if (setsockopt(s, SOL_TCP, TCP_REPAIR, &on, sizeof(on))) {
+		perror("TCP_REPAIR 1");
+		return -1;
+	}
+	q = TCP_SEND_QUEUE;
+	if (setsockopt(s, SOL_TCP, TCP_REPAIR_QUEUE, &q, sizeof(q)) ||
+	    getsockopt(s, SOL_TCP, TCP_QUEUE_SEQ, &sndseq, &len))
+		perror("repair: send queue");
+	ioctl(s, SIOCOUTQ, &outq1);
+	ioctl(s, SIOCOUTQNSD, &notsent);
+	peek = malloc(outq1 + 65536);
+	want = malloc(outq1 + 65536);
+	n = peek ? recv(s, peek, outq1 + 65536, MSG_PEEK | MSG_DONTWAIT) : -1;
+	if (n < 0)
+		perror("repair: peek the send queue");
+	ioctl(s, SIOCOUTQ, &outq2);
+	q = TCP_RECV_QUEUE;
+	len = sizeof(rcvseq);
+	if (setsockopt(s, SOL_TCP, TCP_REPAIR_QUEUE, &q, sizeof(q)) ||
+	    getsockopt(s, SOL_TCP, TCP_QUEUE_SEQ, &rcvseq, &len))
+		perror("repair: receive queue");
+	ioctl(s, SIOCINQ, &inq);
+	if (inq > 0) {
+		char tmp[4096];
+
+		m = recv(s, tmp, sizeof(tmp), MSG_PEEK | MSG_DONTWAIT);
+	}
+	len = sizeof(w);
+	if (getsockopt(s, SOL_TCP, TCP_REPAIR_WINDOW, &w, &len))
+		perror("repair: TCP_REPAIR_WINDOW");
+	if (setsockopt(s, SOL_TCP, TCP_REPAIR, &off, sizeof(off))) {
+		perror("TCP_REPAIR 0");
+		bad = 1;
+	}
+	printf("client: repair: send queue seq %u outq %d..%d notsent %d peeked %zd; "
+	       "receive queue seq %u inq %d peeked %zd; window snd_wnd %u rcv_wnd %u\n",
+	       sndseq, outq1, outq2, notsent, n, rcvseq, inq, m, w.snd_wnd, w.rcv_wnd);
+	/* Acks may shrink the queue while we look: the peek lies between the two SIOCOUTQs. */
+	if (n < 0 || n > outq1 || n < outq2) {
+		printf("client: repair: the send queue peek (%zd bytes) is not what SIOCOUTQ says "
+		       "(%d..%d): a checkpoint would lose or invent bytes\n", n, outq1, outq2);
+		bad = 1;
+	} else if (n > 0 && (n > (ssize_t)sent || stream_bytes(sd, sent - n, want, n) ||
+			     memcmp(peek, want, n))) {
+		printf("client: repair: the send queue holds other bytes than the stream's last %zd\n",
+		       n);
+		bad = 1;
+	}
+	free(peek);
+	free(want);
+	return bad;
 }
 
 static int client(const char *host, const char *port, uint64_t bytes, const struct opts *o)
@@ -417,37 +750,66 @@ static int client(const char *host, const char *port, uint64_t bytes, const stru
 	static unsigned char buf[1 << 20];
 	char reply[128] = { 0 }, want[128], hex[65], path[] = "/tmp/tonic_xfer.XXXXXX";
 	uint64_t sent = 0, next_toggle = o->toggle > 0 ? (uint64_t)o->toggle : UINT64_MAX;
+	struct sender sd = { .o = o, .ep = -1, .ffd = -1, .pr = -1, .pw = -1, .bytes = bytes };
 	struct tonic_sock_info info;
 	size_t wsize = o->wsize, off;
-	struct sha256 h;
-	struct gen g;
-	int s, ep = -1, ffd = -1, off_now = 0;
+	int s, off_now = 0, show_state, repair_bad = 0, err;
 	double t0 = now_s(), dt;
 	ssize_t n;
 
 	if (wsize > sizeof(buf))
 		wsize = sizeof(buf);
-	sha256_init(&h);
-	gen_init(&g, o->seed);
-	if (o->use_sendfile) {
+	sd.mode = o->use_sendfile ? SEND_SENDFILE : o->sendfile_eof ? SEND_SENDFILE_EOF :
+		  o->zerocopy ? SEND_ZEROCOPY : o->splice_mode == 'v' ? SEND_VMSPLICE :
+		  o->splice_mode == 'f' ? SEND_SPLICE_FILE : SEND_WRITE;
+	show_state = o->prefix || o->prefix_oob || o->off_after_prefix || o->repair ||
+		     sd.mode != SEND_WRITE;
+	if (o->prefix > bytes) {
+		fprintf(stderr, "-B is more than BYTES\n");
+		return 2;
+	}
+	sha256_init(&sd.h);
+	gen_init(&sd.g, o->seed);
+	if (sd.mode == SEND_SENDFILE || sd.mode == SEND_SENDFILE_EOF ||
+	    sd.mode == SEND_SPLICE_FILE) {
 		/* The data goes to a file first; the socket sends it from the page cache. */
-		ffd = mkstemp(path);
-		if (ffd < 0) {
+		sd.ffd = mkstemp(path);
+		if (sd.ffd < 0) {
 			perror("mkstemp");
 			return 1;
 		}
 		unlink(path);
 		for (off = 0; off < bytes; off += n) {
 			n = bytes - off < sizeof(buf) ? bytes - off : sizeof(buf);
-			gen_fill(&g, buf, n);
-			sha256_update(&h, buf, n);
-			if (write(ffd, buf, n) != n) {
+			gen_fill(&sd.g, buf, n);
+			sha256_update(&sd.h, buf, n);
+			if (write(sd.ffd, buf, n) != n) {
 				perror("write file");
 				return 1;
 			}
 		}
+	} else if (sd.mode != SEND_WRITE) {
+		/* Pages the kernel may still reference after the call: never reused. */
+		sd.big = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (sd.big == MAP_FAILED) {
+			perror("mmap");
+			return 1;
+		}
+		gen_fill(&sd.g, sd.big, bytes);
+		sha256_update(&sd.h, sd.big, bytes);
 	}
-	s = connect_to(host, port, o, 0);
+	if (sd.mode == SEND_VMSPLICE || sd.mode == SEND_SPLICE_FILE) {
+		int p[2];
+
+		if (pipe(p)) {
+			perror("pipe");
+			return 1;
+		}
+		sd.pr = p[0];
+		sd.pw = p[1];
+	}
+	s = sd.s = connect_to(host, port, o, 0);
 	if (s < 0)
 		return 1;
 	if (set_tonic_opts(s, o))
@@ -456,14 +818,46 @@ static int client(const char *host, const char *port, uint64_t bytes, const stru
 		struct epoll_event ev = { .events = EPOLLOUT | EPOLLET };
 
 		fcntl(s, F_SETFL, O_NONBLOCK);
-		ep = epoll_create1(0);
+		sd.ep = epoll_create1(0);
 		ev.data.fd = s;
-		if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, s, &ev)) {
+		if (sd.ep < 0 || epoll_ctl(sd.ep, EPOLL_CTL_ADD, s, &ev)) {
 			perror("epoll");
 			return 1;
 		}
 	}
 	t0 = now_s();
+	/* The prefix: plain writes (the last byte urgent with -O). */
+	while (sent < o->prefix) {
+		size_t len = o->prefix - sent < wsize ? o->prefix - sent : wsize;
+		int oob = o->prefix_oob && sent + len == o->prefix;
+
+		if (sd.mode == SEND_WRITE) {
+			gen_fill(&sd.g, buf, len);
+			sha256_update(&sd.h, buf, len);
+		} else if (stream_bytes(&sd, sent, buf, len)) {
+			perror("read the stream");
+			return 1;
+		}
+		if (write_all(s, sd.ep, buf, len - oob))
+			goto send_error;
+		sent += len - oob;
+		if (oob) {
+			n = send(s, buf + len - 1, 1, MSG_OOB | (o->nosignal ? MSG_NOSIGNAL : 0));
+			if (n != 1)
+				goto send_error;
+			sent++;
+		}
+	}
+	if (o->off_after_prefix && toggle(s, 0))
+		return 1;
+	if (o->pause_ms)
+		usleep(o->pause_ms * 1000);
+	if (o->repair)
+		repair_bad = repair_checkpoint(&sd, sent);
+	if (repair_bad < 0)
+		return 1;
+	if (show_state)
+		print_state(s, "before the main send");
 	while (sent < bytes) {
 		size_t len = bytes - sent < wsize ? bytes - sent : wsize;
 
@@ -473,55 +867,82 @@ static int client(const char *host, const char *port, uint64_t bytes, const stru
 			off_now = !off_now;
 			next_toggle += o->toggle / 2 + 1;
 		}
-		if (o->use_sendfile) {
-			off_t fo = sent;
-
-			n = sendfile(s, ffd, &fo, len);
-			if (n <= 0) {
-				if (n < 0 && (errno == EAGAIN || errno == EINTR))
-					continue;
-				goto send_error;
-			}
-			sent += n;
+		n = send_some(&sd, sent, len, 1);
+		if (n < 0 && g_recverr && soft_error(errno)) {
+			printf("client: soft error %s, retrying\n", errname(errno));
+			g_soft_errors++;
 			continue;
 		}
-		gen_fill(&g, buf, len);
-		sha256_update(&h, buf, len);
-		if (write_all(s, ep, buf, len))
+		if (n < 0)
 			goto send_error;
-		sent += len;
+		sent += n;
 	}
 	if (off_now && toggle(s, 1))
 		return 1;
+	if (sd.mode == SEND_ZEROCOPY) {
+		double end = now_s() + 30;
+
+		while (sd.zc_done < sd.zc_sends && now_s() < end)
+			zc_reap(&sd, 200);
+		printf("client: zerocopy: %u sends, %u completed (%u copied)\n", sd.zc_sends,
+		       sd.zc_done, sd.zc_copied);
+		if (sd.zc_done < sd.zc_sends) {
+			printf("client: zerocopy: %u completions missing after 30 s\n",
+			       sd.zc_sends - sd.zc_done);
+			return 1;
+		}
+	}
 	if (o->close_inflight) {
-		sha256_hex(&h, hex);
+		sha256_hex(&sd.h, hex);
 		if (o->info)
 			print_info(s, &info, 1);
+		if (o->exit_noclose) {
+			printf("client: sent %llu %s\n", (unsigned long long)sent, hex);
+			printf("client: exit without close()\n");
+			exit(0);	/* the kernel closes the socket */
+		}
+		t0 = now_s();
 		close(s);
 		printf("client: sent %llu %s\n", (unsigned long long)sent, hex);
+		if (o->linger >= 0)
+			printf("client: close() with SO_LINGER %d returned after %.1f s\n",
+			       o->linger, now_s() - t0);
 		return 0;
 	}
-	if (ep >= 0)
+	if (sd.ep >= 0)
 		fcntl(s, F_SETFL, 0);
 	shutdown(s, SHUT_WR);
+	if (o->off_after_shut) {
+		err = toggle(s, 0);
+		printf("client: offload off after SHUT_WR: %s\n", err ? "failed" : "ok");
+		print_state(s, "after SHUT_WR and offload off");
+	}
 	for (off = 0; off < sizeof(reply) - 1; off += n) {
 		n = read(s, reply + off, sizeof(reply) - 1 - off);
+		if (n < 0 && g_recverr && soft_error(errno)) {
+			printf("client: soft error %s while reading, retrying\n", errname(errno));
+			g_soft_errors++;
+			n = 0;
+			continue;
+		}
 		if (n <= 0)
 			break;
 	}
 	dt = now_s() - t0;
-	sha256_hex(&h, hex);
+	sha256_hex(&sd.h, hex);
 	snprintf(want, sizeof(want), "%llu %s\n", (unsigned long long)sent, hex);
 	printf("client: sent %s", want);
 	printf("client: peer %s", reply[0] ? reply : "(no reply)\n");
 	printf("client: %.3f s, %.1f Mbit/s\n", dt, dt > 0 ? sent * 8 / dt / 1e6 : 0);
+	if (o->recverr)
+		printf("client: %lu soft errors retried\n", g_soft_errors);
 	print_info(s, &info, o->info);
 	close(s);
 	if (o->expect_reset) {
 		printf("client: expected a reset, got a complete transfer\n");
 		return 1;
 	}
-	if (strcmp(reply, want))
+	if (strcmp(reply, want) || repair_bad)
 		return 1;
 	if (o->require && !info.segs_sent) {
 		printf("client: the socket was not offloaded\n");
@@ -529,6 +950,24 @@ static int client(const char *host, const char *port, uint64_t bytes, const stru
 	}
 	return 0;
 send_error:
+	err = errno;
+	if (o->retry_after_err) {
+		int i;
+
+		printf("client: send error after %llu bytes: %s\n", (unsigned long long)sent,
+		       errname(err));
+		for (i = 0; i < 2; i++) {
+			errno = 0;
+			if (sent < o->prefix)
+				n = o->nosignal ? send(s, buf, 1000, MSG_NOSIGNAL) :
+						  write(s, buf, 1000);
+			else
+				n = send_some(&sd, sent < bytes ? sent : 0,
+					      bytes - sent < 1000 ? bytes - sent : 1000, 0);
+			printf("client: then: %zd %s\n", n, n < 0 ? errname(errno) : "");
+		}
+	}
+	errno = err;
 	if (o->expect_reset && (errno == ECONNRESET || errno == EPIPE)) {
 		printf("client: reset by the peer after %llu bytes (%s), as expected\n",
 		       (unsigned long long)sent, strerror(errno));
@@ -723,10 +1162,11 @@ static int pingpong(const char *host, const char *port, uint64_t rounds, struct 
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .seg = -1, .delay = -1, .wsize = 65536, .seed = 1, .nconn = 1 };
+	struct opts o = { .seg = -1, .delay = -1, .wsize = 65536, .seed = 1, .nconn = 1,
+			  .linger = -1 };
 	long long reset_at = -1;
 	const char *out = NULL;
-	int delay_ms = 0, opt, server_mode, ping = 0;
+	int delay_ms = 0, hold_ms = 0, opt, server_mode, ping = 0;
 
 	if (argc >= 3 && !strcmp(argv[1], "-s")) {
 		server_mode = 1;
@@ -737,7 +1177,8 @@ int main(int argc, char **argv)
 	} else {
 		goto usage;
 	}
-	while ((opt = getopt(argc, argv, "C:UP:S:T:w:nfext:EirM:z:o:R:D:Q")) != -1) {
+	while ((opt = getopt(argc, argv, "C:UP:S:T:w:nfext:EirM:z:o:R:D:Q"
+			     "H:Zp:FB:OKy:ANgjYb:L:qk")) != -1) {
 		switch (opt) {
 		case 'C': o.cc = optarg; break;
 		case 'U': o.ulp = 1; break;
@@ -759,24 +1200,49 @@ int main(int argc, char **argv)
 		case 'R': reset_at = strtoll(optarg, NULL, 0); break;
 		case 'D': delay_ms = atoi(optarg); break;
 		case 'Q': ping = 1; break;
+		case 'H': hold_ms = atoi(optarg); break;
+		case 'Z': o.zerocopy = 1; break;
+		case 'p':
+			o.splice_mode = optarg[0];
+			if (strcmp(optarg, "v") && strcmp(optarg, "f"))
+				goto usage;
+			break;
+		case 'F': o.sendfile_eof = 1; break;
+		case 'B': o.prefix = strtoull(optarg, NULL, 0); break;
+		case 'O': o.prefix_oob = 1; break;
+		case 'K': o.off_after_prefix = 1; break;
+		case 'y': o.pause_ms = atoi(optarg); break;
+		case 'A': o.repair = 1; break;
+		case 'N': o.nosignal = g_nosignal = 1; break;
+		case 'g': signal(SIGPIPE, SIG_IGN); break;
+		case 'j': o.retry_after_err = 1; break;
+		case 'Y': o.recverr = g_recverr = 1; break;
+		case 'b': o.sndbuf = atoi(optarg); break;
+		case 'L': o.linger = atoi(optarg); break;
+		case 'q': o.exit_noclose = 1; break;
+		case 'k': o.off_after_shut = 1; break;
 		default: goto usage;
 		}
 	}
-	if (o.wsize == 0 || o.nconn < 1)
+	if (o.wsize == 0 || o.nconn < 1 ||
+	    o.use_sendfile + o.sendfile_eof + o.zerocopy + !!o.splice_mode > 1 ||
+	    (o.prefix_oob && !o.prefix))
 		goto usage;
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (server_mode && ping)
 		return echo_server(argv[2]);
 	if (server_mode)
-		return server(argv[2], o.nconn, out, reset_at, delay_ms);
+		return server(argv[2], o.nconn, out, reset_at, delay_ms, hold_ms);
 	if (ping)
 		return pingpong(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 	if (o.nconn > 1)
 		return client_many(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 	return client(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 usage:
-	fprintf(stderr, "usage: tonic_xfer -s PORT [-M N] [-o FILE] [-R BYTES] [-D MS] [-Q]\n"
+	fprintf(stderr, "usage: tonic_xfer -s PORT [-M N] [-o FILE] [-R BYTES] [-D MS] [-Q] [-H MS]\n"
 		"       tonic_xfer -c HOST PORT BYTES [-C CC] [-U] [-P PROG] [-S C] [-T US]\n"
-		"                  [-w N] [-n] [-f] [-e] [-x] [-t N] [-E] [-i] [-r] [-M N] [-z SEED] [-Q]\n");
+		"                  [-w N] [-n] [-f] [-e] [-x] [-t N] [-E] [-i] [-r] [-M N] [-z SEED] [-Q]\n"
+		"                  [-Z | -p v|f | -F] [-B N [-O]] [-K] [-y MS] [-A]\n"
+		"                  [-N] [-g] [-j] [-Y] [-b N] [-L S] [-q] [-k]\n");
 	return 2;
 }
