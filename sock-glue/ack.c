@@ -65,6 +65,7 @@ void tonic_ca_take(struct sock *sk, struct tonic_sk *ctx)
 
 	if (icsk->icsk_ca_ops == &tonic_ca_ops || !try_module_get(THIS_MODULE))
 		return;
+	/* tonic_attach() keeps ECN-driven algorithms (DCTCP) on TCP. */
 	ctx->orig_ca = icsk->icsk_ca_ops;
 	icsk->icsk_ca_ops = &tonic_ca_ops;
 }
@@ -123,8 +124,8 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	if (!ctx->attached)
 		goto out;
 	found = tonic_tap_match(ctx, ack, has_ts, tp->rx_opt.rcv_tsval, &t);
-	if (!found)
-		t.nsack = 0;
+	if (!found || !tp->rx_opt.sack_ok)
+		t.nsack = 0;	/* SACK blocks count only when SACK was negotiated */
 	wnd_update = right != ctx->peer_right;
 	if (after(right, ctx->peer_right)) {
 		ctx->peer_right = right;
@@ -138,12 +139,6 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	if (ack == ctx->last_ack && !t.nsack && (!found || t.payload || wnd_update))
 		goto out;
 	a = tonic_seq_off(ctx, ack);
-	if (a > (s64)ctx->ttail) {
-		TONIC_INC(acks_dropped);	/* cannot be: TCP checked ack <= snd_nxt */
-		goto out;
-	}
-	if (a < 0 && !t.nsack)
-		goto out;	/* older than this burst */
 	if (a > (s64)READ_ONCE(ctx->flow_sent_hi)) {
 		/* Acks what a failed device sent before this flow existed: re-base. */
 		if (a > (s64)ctx->rebase_to)
@@ -153,6 +148,8 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 		kick = true;
 		goto out;
 	}
+	if (a < 0 && !t.nsack)
+		goto out;	/* older than this burst */
 	if (a < 0)
 		pkt.flags |= TONIC_PKT_F_NO_CUM;
 	else
@@ -161,8 +158,12 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 		u32 ss, es, sseq = t.sack[i][0], eseq = t.sack[i][1];
 		s64 s, e;
 
-		/* tcp_is_sackblock_valid(): ordered, sent, not a D-SACK below the ack. */
-		if (!after(eseq, sseq) || after(eseq, tp->snd_nxt) || !after(eseq, ack))
+		/*
+		 * As tcp_is_sackblock_valid(), minus D-SACKs: above the ack (the
+		 * byte at the ack is missing, or the ack would be past it),
+		 * ordered, nothing beyond what was sent.
+		 */
+		if (!after(sseq, ack) || !after(eseq, sseq) || after(eseq, tp->snd_nxt))
 			continue;
 		s = tonic_seq_off(ctx, sseq);
 		e = tonic_seq_off(ctx, eseq);
@@ -183,18 +184,24 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	if (ca_flags & CA_ACK_ECE)
 		pkt.flags |= TONIC_PKT_F_ECE;
 	if (has_ts && tp->rx_opt.rcv_tsecr && after(ack, ctx->last_ack)) {
-		u32 ms = tcp_time_stamp_raw() + tp->tsoffset - tp->rx_opt.rcv_tsecr;
+		/* TCP has taken the socket's tsoffset off the echo already. */
+		u32 ms = tcp_time_stamp_raw() - tp->rx_opt.rcv_tsecr;
 
 		if (ms < 60000)
 			pkt.rtt = (u32)min_t(u64, div_u64((u64)ms * NSEC_PER_MSEC * 1000,
 						  ctx->dev->cycle_ps), U32_MAX);
 	}
-	if (after(ack, ctx->last_ack))
-		ctx->last_ack = ack;
-	if (ctx->dev->ops->incoming(ctx->dev, ctx->flow, &pkt))
+	/*
+	 * A device whose input is full drops the ack: last_ack stays, so the
+	 * next one (or the peer's answer to a retransmission) carries it.
+	 */
+	if (ctx->dev->ops->incoming(ctx->dev, ctx->flow, &pkt)) {
 		TONIC_INC(acks_dropped);
-	else
+	} else {
 		TONIC_INC(acks_in);
+		if (after(ack, ctx->last_ack))
+			ctx->last_ack = ack;
+	}
 out:
 	spin_unlock_bh(&ctx->lock);
 	if (kick)
@@ -239,7 +246,7 @@ static void tonic_tap(struct tonic_sk *ctx, struct sk_buff *skb, const struct nf
 		len = opt[i + 1];
 		if (len < 2 || i + len > optlen)
 			break;
-		if (kind == TCPOPT_SACK && len >= 10) {
+		if (kind == TCPOPT_SACK && len >= 10 && !((len - 2) % 8)) {
 			int j;
 
 			for (j = 2; j + 8 <= len && t.nsack < TONIC_MAX_SACK; j += 8) {

@@ -56,7 +56,6 @@ enum tonic_sk_bit {
 	TONIC_T_EXPIRED,
 	TONIC_REBASE,
 	TONIC_HANDBACK,		/* the device refused the flow: give it to TCP */
-	TONIC_ABORT,		/* TCP could not take the bytes back: reset */
 };
 
 /*
@@ -210,7 +209,7 @@ void tonic_auto_offload(struct sock *sk);
 /* offload.c */
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx);
 int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev);
-void tonic_handback(struct sock *sk, struct tonic_sk *ctx, u8 state);
+int tonic_handback(struct sock *sk, struct tonic_sk *ctx, u8 state);
 void tonic_detach(struct sock *sk, struct tonic_sk *ctx);
 int tonic_wait_kernel_idle(struct sock *sk, long timeo);
 bool tonic_drained(const struct tonic_sk *ctx);

@@ -104,6 +104,15 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 		TONIC_INC(fallback_repair);
 		return -EOPNOTSUPP;
 	}
+	/*
+	 * DCTCP and friends: the stand-in that carries ACKs to the device
+	 * (ack.c) would change how TCP echoes and sets ECN for them.
+	 */
+	if (tcp_ca_needs_ecn(sk)) {
+		ctx->state = TONIC_SK_FALLBACK;
+		TONIC_INC(fallback_other);
+		return -EOPNOTSUPP;
+	}
 	if (!ctx->ring) {
 		ctx->ring = kvmalloc_array(TONIC_RING, sizeof(*ctx->ring), GFP_KERNEL);
 		if (!ctx->ring)
@@ -219,13 +228,18 @@ static u64 tonic_seq_to_off(const struct tonic_sk *ctx, u32 seq)
  */
 static int tonic_tcp_take_sent(struct sock *sk, struct tonic_sk *ctx, u64 from, u64 to)
 {
+	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
+	int mtup = icsk->icsk_mtup.enabled;
 	int err;
 
 	tp->repair = 1;
 	tp->repair_queue = TCP_SEND_QUEUE;
+	/* tcp_write_xmit() probes the path MTU before it looks at repair mode. */
+	icsk->icsk_mtup.enabled = 0;
 	/* MSG_EOR: no autocorking, the whole range is "sent" now. */
 	err = tonic_sbuf_to_tcp(sk, ctx, from, to, MSG_EOR);
+	icsk->icsk_mtup.enabled = mtup;
 	tp->repair = 0;
 	tp->repair_queue = TCP_NO_QUEUE;
 	if (!err && tp->snd_nxt != ctx->isn + (u32)to)
@@ -237,7 +251,7 @@ static int tonic_tcp_take_sent(struct sock *sk, struct tonic_sk *ctx, u64 from, 
  * The flow is off the device: every byte TCP has not seen acked becomes
  * TCP's.  Under lock_sock, process context.
  */
-static void tonic_return_bytes(struct sock *sk, struct tonic_sk *ctx)
+static int tonic_return_bytes(struct sock *sk, struct tonic_sk *ctx)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
 	u32 lowat = tp->notsent_lowat;
@@ -249,7 +263,7 @@ static void tonic_return_bytes(struct sock *sk, struct tonic_sk *ctx)
 	tonic_ca_restore(sk, ctx);
 	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT))) {
 		tonic_drop_bytes(sk, ctx);	/* reset: TCP has dropped its queues too */
-		return;
+		return 0;
 	}
 	una = tonic_seq_to_off(ctx, tp->snd_una);
 	nxt = max(una, tonic_seq_to_off(ctx, tp->snd_nxt));
@@ -279,28 +293,37 @@ static void tonic_return_bytes(struct sock *sk, struct tonic_sk *ctx)
 			err = tonic_sbuf_to_tcp(sk, ctx, nxt, ctx->tail, 0);
 		tp->notsent_lowat = lowat;
 		WRITE_ONCE(sk->sk_sndbuf, sndbuf);
-		WRITE_ONCE(sk->sk_shutdown, shutdown);
-		if (soft_err)
+		/* Only our own changes are undone: TCP may have set bits meanwhile. */
+		WRITE_ONCE(sk->sk_shutdown, sk->sk_shutdown | (shutdown & SEND_SHUTDOWN));
+		if (soft_err && !sk->sk_err)
 			WRITE_ONCE(sk->sk_err, soft_err);
 	}
 	tonic_sbuf_release(ctx);
 	TONIC_INC(detaches);
 	if (err) {
-		/* Out of memory for TCP's queue: reset rather than truncate. */
+		/*
+		 * TCP could not take every byte (memory): reset now, before
+		 * any FIN could tell the peer the shorter stream is complete.
+		 */
 		pr_info_ratelimited("tonic: TCP did not take %llu bytes back (%d): reset\n", n, err);
-		set_bit(TONIC_ABORT, &ctx->bits);
-		tonic_flow_kick(ctx);
+		TONIC_INC(aborted);
+		tcp_disconnect(sk, 0);
+		sk_error_report(sk);
 	}
+	return err;
 }
 
-/* Give the socket back to TCP; @state: what the socket is afterwards. */
-void tonic_handback(struct sock *sk, struct tonic_sk *ctx, u8 state)
+/*
+ * Give the socket back to TCP; @state: what the socket is afterwards.  An
+ * error means the connection was reset (TCP could not take the bytes).
+ */
+int tonic_handback(struct sock *sk, struct tonic_sk *ctx, u8 state)
 {
 	ctx->state = state;
 	if (!ctx->attached)
-		return;
+		return 0;
 	tonic_unhook(ctx);
-	tonic_return_bytes(sk, ctx);
+	return tonic_return_bytes(sk, ctx);
 }
 
 /*
@@ -403,27 +426,20 @@ int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on)
 	return 0;
 }
 
-enum tonic_after {
-	TONIC_AFTER_NOTHING,
-	TONIC_AFTER_ABORT,	/* TCP could not take the bytes back: reset */
-};
-
 /* Under lock_sock. */
-static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
+static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 {
 	bool acked, burst, failed;
 	u32 acked_seg, burst_seg;
 
-	if (test_and_clear_bit(TONIC_ABORT, &ctx->bits))
-		return TONIC_AFTER_ABORT;
 	if (!ctx->attached)
-		return TONIC_AFTER_NOTHING;
+		return;
 	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT))) {
 		/* Reset by the peer (or aborted): the bytes have nowhere to go. */
 		tonic_detach(sk, ctx);
 		ctx->state = TONIC_SK_SOFTWARE;
 		tonic_wake(sk);
-		return TONIC_AFTER_NOTHING;
+		return;
 	}
 	/* Someone changed the congestion control under us (TCP_CONGESTION, BPF). */
 	if (inet_csk(sk)->icsk_ca_ops != &tonic_ca_ops)
@@ -448,12 +464,12 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 			tonic_handback(sk, ctx, TONIC_SK_FALLBACK);
 			tonic_wake(sk);
 		}
-		return TONIC_AFTER_NOTHING;
+		return;
 	}
 	if (test_and_clear_bit(TONIC_HANDBACK, &ctx->bits)) {
 		tonic_handback(sk, ctx, TONIC_SK_FALLBACK);
 		tonic_wake(sk);
-		return TONIC_AFTER_NOTHING;
+		return;
 	}
 	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
 	    !tonic_after(acked_seg, ctx->tail_seg))
@@ -470,24 +486,19 @@ static enum tonic_after tonic_flow_process(struct sock *sk, struct tonic_sk *ctx
 	tonic_carve(sk, ctx);
 	if (acked || burst)
 		tonic_wake(sk);
-	return TONIC_AFTER_NOTHING;
+	return;
 }
 
 void tonic_flow_work(struct work_struct *w)
 {
 	struct tonic_sk *ctx = container_of(w, struct tonic_sk, work);
 	struct sock *sk = ctx->sk;
-	enum tonic_after after = TONIC_AFTER_NOTHING;
 
 	clear_bit(TONIC_WORK_QUEUED, &ctx->bits);
 	lock_sock(sk);
 	if (!ctx->dead)
-		after = tonic_flow_process(sk, ctx);
+		tonic_flow_process(sk, ctx);
 	release_sock(sk);
-	if (after == TONIC_AFTER_ABORT) {
-		TONIC_INC(aborted);
-		tcp_abort(sk, ENOMEM);
-	}
 	sock_put(sk);
 	tonic_sk_put(ctx);
 }

@@ -117,14 +117,18 @@ void tonic_sbuf_free_to(struct sock *sk, struct tonic_sk *ctx, u64 off)
 		sk->sk_write_space(sk);
 }
 
-/* The socket no longer pays for [head, tail) (TCP's queue is about to). */
+/*
+ * [head, tail) leaves the socket's queue accounting for TCP's, which is
+ * about to charge it again: the memory stays reserved to the socket
+ * (sk_forward_alloc, not reclaimed), so pressure cannot refuse the move.
+ */
 void tonic_sbuf_uncharge(struct sock *sk, struct tonic_sk *ctx)
 {
 	u64 n = ctx->tail - ctx->head;
 
-	if (n) {
+	if (n && sk_has_account(sk)) {
 		sk_wmem_queued_add(sk, -(int)n);
-		sk_mem_uncharge(sk, n);
+		sk->sk_forward_alloc += n;
 	}
 }
 
@@ -138,7 +142,12 @@ void tonic_sbuf_release(struct tonic_sk *ctx)
 /* Drop everything: release the pages and the charge. */
 void tonic_sbuf_purge(struct sock *sk, struct tonic_sk *ctx)
 {
-	tonic_sbuf_uncharge(sk, ctx);
+	u64 n = ctx->tail - ctx->head;
+
+	if (n) {
+		sk_wmem_queued_add(sk, -(int)n);
+		sk_mem_uncharge(sk, n);
+	}
 	tonic_sbuf_release(ctx);
 }
 
@@ -146,21 +155,25 @@ void tonic_sbuf_purge(struct sock *sk, struct tonic_sk *ctx)
 
 /*
  * Queue bytes [from, to) on TCP's write queue (tcp_sendmsg_locked copies
- * them), each call's last skb marked with @flags.  All or an error.
+ * them), each call's last skb marked with @flags.  All or an error.  A
+ * call stays under 16 skbs: past that tcp_sendmsg_locked() lets the
+ * receive backlog in, which must not see the socket mid-move.
  */
 int tonic_sbuf_to_tcp(struct sock *sk, struct tonic_sk *ctx, u64 from, u64 to, int flags)
 {
+	u32 mss = max_t(u32, tcp_sk(sk)->mss_cache, TCP_MIN_SND_MSS + MAX_TCP_OPTION_SPACE);
+	u32 cap = 8 * (mss - MAX_TCP_OPTION_SPACE);
 	struct bio_vec bvec[TONIC_TO_TCP_PAGES];
 	struct msghdr msg = { };
 	int n, ret;
 	u32 len;
 
 	while (from < to) {
-		for (n = 0, len = 0; n < TONIC_TO_TCP_PAGES && from + len < to; n++) {
+		for (n = 0, len = 0; n < TONIC_TO_TCP_PAGES && from + len < to && len < cap; n++) {
 			u64 off = from + len;
 			struct page *page = xa_load(&ctx->pages, off >> PAGE_SHIFT);
 			u32 pgoff = off & (PAGE_SIZE - 1);
-			u32 c = min_t(u64, to - off, PAGE_SIZE - pgoff);
+			u32 c = min_t(u64, min_t(u64, to - off, cap - len), PAGE_SIZE - pgoff);
 
 			if (!page)
 				return -EFAULT;

@@ -131,17 +131,18 @@ int tonic_getsockopt(struct sock *sk, int level, int optname, char __user *optva
 	int len, val;
 
 	if (ctx && level == SOL_TCP && optname == TCP_CONGESTION) {
-		const struct tcp_congestion_ops *ca;
+		char name[TCP_CA_NAME_MAX] = "";
 
 		/* The application sees its own congestion control, not our stand-in. */
 		lock_sock(sk);
-		ca = ctx->orig_ca;
+		if (ctx->orig_ca)
+			strscpy(name, ctx->orig_ca->name, sizeof(name));
 		release_sock(sk);
-		if (ca) {
+		if (name[0]) {
 			if (get_user(len, optlen))
 				return -EFAULT;
 			len = min_t(unsigned int, max(len, 0), TCP_CA_NAME_MAX);
-			if (put_user(len, optlen) || copy_to_user(optval, ca->name, len))
+			if (put_user(len, optlen) || copy_to_user(optval, name, len))
 				return -EFAULT;
 			return 0;
 		}

@@ -169,7 +169,9 @@ static void tonic_ca_init(struct sock *sk)
 
 /*
  * The socket dies (or changes its congestion control) while ours stands in
- * for its own: release that one as tcp_cleanup_congestion_control() would.
+ * for its own: put its own back for tcp_cleanup_congestion_control() to
+ * release (it reads icsk_ca_ops again after this, and knows how to put a
+ * BPF one), and drop the reference tonic_ca_take() took on us.
  */
 static void tonic_ca_release(struct sock *sk)
 {
@@ -179,9 +181,10 @@ static void tonic_ca_release(struct sock *sk)
 	if (!orig)
 		return;
 	ctx->orig_ca = NULL;
+	inet_csk(sk)->icsk_ca_ops = orig;
 	if (orig->release)
 		orig->release(sk);
-	module_put(orig->owner);
+	module_put(THIS_MODULE);
 }
 
 /*
