@@ -11,7 +11,9 @@
  *    init and unregistered at exit: toggle one socket found by its
  *    4-tuple, and the integration's counters for TONIC_CMD_STATS_GET.
  *  - struct tonic_flow_client.info (driver/device.h): the flow dump's
- *    4-tuple, program, C, T and state.
+ *    4-tuple, program, C, T and state, and the namespace a flow is
+ *    charged to (net.tonic.max_flows: tonic_dev_flow_attach() answers
+ *    -EDQUOT for a namespace that holds its quota).
  */
 #ifndef _TONIC_ADMIN_H
 #define _TONIC_ADMIN_H

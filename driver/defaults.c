@@ -12,6 +12,7 @@
 #include <net/netns/generic.h>
 #include "tonic.h"
 #include "pernet.h"
+#include "quota.h"
 
 DEFINE_SEQLOCK(tonic_defaults_lock);
 static unsigned int tonic_net_id __read_mostly;
@@ -54,19 +55,30 @@ int tonic_defaults_set(const struct net *net, const struct tonic_defaults *d)
 static int __net_init tonic_net_init(struct net *net)
 {
 	struct tonic_net *tn = tonic_net(net);
+	int err;
 
+	tn->net = net;
 	if (net_eq(net, &init_net)) {
 		strscpy(tn->d.program, TONIC_DEFAULT_PROGRAM, sizeof(tn->d.program));
 		tn->d.sub_delay_us = TONIC_DEFAULT_SUB_DELAY_US;
 	} else {
 		tonic_defaults_get(&init_net, &tn->d);
 	}
-	return tonic_sysctl_register(net, tn);
+	err = tonic_netq_init(net, tn);
+	if (err)
+		return err;
+	err = tonic_sysctl_register(net, tn);
+	if (err)
+		tonic_netq_exit(tn);
+	return err;
 }
 
 static void __net_exit tonic_net_exit(struct net *net)
 {
-	tonic_sysctl_unregister(tonic_net(net));
+	struct tonic_net *tn = tonic_net(net);
+
+	tonic_sysctl_unregister(tn);
+	tonic_netq_exit(tn);
 }
 
 static struct pernet_operations tonic_net_ops = {

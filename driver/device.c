@@ -3,16 +3,23 @@
  * Tonic device registry and flow-id allocation.
  *
  * Flow ids are indices in [0, max_flows) of the device's flow table; the
- * first free one is taken (first come, first served).  A full table is not
- * an error for the caller's connection: sock-glue keeps it on software TCP.
+ * first free one is taken (first come, first served), within the quota of
+ * the flow's network namespace (quota.c): a namespace over its quota gets
+ * -EDQUOT, a full table -ENOSPC.  Neither is an error for the caller's
+ * connection: sock-glue keeps it on software TCP.  Every attached flow
+ * but the driver's own is charged to one namespace from attach until
+ * detach (the only way a flow leaves a device: a flow the device failed
+ * stays charged until its client detaches it).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/bitmap.h>
 #include <linux/mutex.h>
+#include <net/net_namespace.h>
 #include <uapi/linux/tonic.h>
 #include "device.h"
 #include "program.h"
+#include "quota.h"
 #include "../netlink/event.h"
 #include <trace/events/tonic.h>
 
@@ -48,6 +55,8 @@ int tonic_dev_register(struct tonic_dev *dev)
 /* The caller guarantees no flow is attached any more. */
 void tonic_dev_unregister(struct tonic_dev *dev)
 {
+	u32 flow;
+
 	mutex_lock(&tonic_devs_lock);
 	list_del(&dev->list);
 	if (tonic_default_dev == dev)
@@ -55,6 +64,9 @@ void tonic_dev_unregister(struct tonic_dev *dev)
 								       struct tonic_dev, list));
 	mutex_unlock(&tonic_devs_lock);
 	WARN_ON_ONCE(tonic_dev_flows_in_use(dev));
+	/* Should there be any, their namespaces get their share back. */
+	for_each_set_bit(flow, dev->ids, dev->max_flows)
+		tonic_netq_uncharge_put(dev->flows[flow].q);
 	bitmap_free(dev->ids);
 	kvfree(dev->priv);
 	kvfree(dev->flows);
@@ -114,25 +126,53 @@ int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, struct tonic_flow_info 
 	return owner;
 }
 
+/*
+ * The namespace a new flow of dev->client is charged to: what the client's
+ * info() says (it describes a flow about to be attached here), else
+ * init_net, where flows without a socket are shown.
+ */
+static const struct net *tonic_dev_client_net(struct tonic_dev *dev, void *priv)
+{
+	const struct tonic_flow_client *cl = dev->client;
+	struct tonic_flow_info fi;
+
+	memset(&fi, 0, sizeof(fi));
+	if (priv && cl && cl->info && !cl->info(priv, &fi) && fi.net)
+		return fi.net;
+	return &init_net;
+}
+
 int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
 				void *priv, u32 flags, u32 *flow)
 {
+	struct tonic_netq *q = NULL;
 	struct tonic_flow_info fi;
 	unsigned long id;
 	int err, owner;
 
+	if (!(flags & TONIC_DEV_FLOW_SELF)) {
+		/* NULL only for a namespace on its way out: nothing to charge. */
+		q = tonic_netq_get(tonic_dev_client_net(dev, priv));
+		if (q && tonic_netq_charge(q, flags & TONIC_DEV_FLOW_MOVE)) {
+			tonic_netq_put(q);
+			return -EDQUOT;
+		}
+	}
 	spin_lock_bh(&dev->id_lock);
 	id = find_first_zero_bit(dev->ids, dev->max_flows);
 	if (id >= dev->max_flows) {
 		spin_unlock_bh(&dev->id_lock);
 		atomic64_inc(&dev->flows_full);
+		tonic_netq_count_full(q);
+		tonic_netq_uncharge_put(q);
 		return -ENOSPC;
 	}
 	__set_bit(id, dev->ids);
 	WRITE_ONCE(dev->priv[id], priv);
 	dev->flows[id].prog = cfg->prog;
 	dev->flows[id].seg_size = cfg->seg_size;
-	dev->flows[id].flags = flags;
+	dev->flows[id].flags = flags & TONIC_DEV_FLOW_SELF;
+	dev->flows[id].q = q;
 	spin_unlock_bh(&dev->id_lock);
 
 	err = dev->ops->flow_add(dev, id, cfg);
@@ -140,10 +180,13 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 		spin_lock_bh(&dev->id_lock);
 		WRITE_ONCE(dev->priv[id], NULL);
 		__clear_bit(id, dev->ids);
+		dev->flows[id].q = NULL;
 		spin_unlock_bh(&dev->id_lock);
+		tonic_netq_uncharge_put(q);
 		return err;
 	}
 	atomic64_inc(&dev->flows_added);
+	tonic_netq_count_added(q);
 	*flow = id;
 	trace_tonic_flow_add(dev, id, cfg);
 	if (tonic_nl_flow_event_wanted()) {
@@ -158,6 +201,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 {
 	struct tonic_flow_info fi;
+	struct tonic_netq *q;
 	bool ev;
 	int owner = 0;
 
@@ -174,10 +218,13 @@ void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 	/* The backend delivers under its own lock: after this, nothing for @flow. */
 	dev->ops->flow_remove(dev, flow);
 	spin_lock_bh(&dev->id_lock);
+	q = test_bit(flow, dev->ids) ? dev->flows[flow].q : NULL;
 	WRITE_ONCE(dev->priv[flow], NULL);
 	__clear_bit(flow, dev->ids);
 	dev->flows[flow].flags = 0;
+	dev->flows[flow].q = NULL;
 	spin_unlock_bh(&dev->id_lock);
+	tonic_netq_uncharge_put(q);
 	if (ev)
 		tonic_nl_flow_event(dev, flow, TONIC_CMD_FLOW_DEL_NTF, owner, &fi, 0);
 }

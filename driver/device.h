@@ -64,19 +64,32 @@ struct tonic_flow_client {
 	 * id_lock or the backend's lock held (BH off), from any context: it
 	 * must not sleep and must not take a lock that its owner holds around
 	 * tonic_dev_flow_attach()/detach() (read fields with READ_ONCE).
+	 * Also called once by tonic_dev_flow_attach*() before the flow is
+	 * added, in the caller's context, for @fi->net: the namespace the
+	 * flow is charged to (net.tonic.max_flows).  A client without info()
+	 * has its flows charged to init_net.
 	 */
 	int (*info)(void *priv, struct tonic_flow_info *fi);
 };
+
+struct tonic_netq;
 
 /* What device.c records of each attached flow. */
 struct tonic_dev_flow {
 	const struct tonic_prog_ops *prog;
 	u32 seg_size;
-	u32 flags;			/* TONIC_DEV_FLOW_* */
+	u32 flags;			/* TONIC_DEV_FLOW_SELF */
+	struct tonic_netq *q;		/* the namespace quota it is charged to, or NULL */
 };
 
 /* The flow's client is the driver itself (a self-test), not dev->client. */
 #define TONIC_DEV_FLOW_SELF	0x1
+/*
+ * The client moves a flow it held a moment ago (failover to another
+ * device, or re-adding it to its own): charged to its namespace like any
+ * flow, but never refused for the namespace's quota.
+ */
+#define TONIC_DEV_FLOW_MOVE	0x2
 
 struct tonic_dev {
 	const char *name;
@@ -99,7 +112,14 @@ int tonic_dev_register(struct tonic_dev *dev);
 void tonic_dev_unregister(struct tonic_dev *dev);
 struct tonic_dev *tonic_dev_default(void);
 
-/* Allocate a flow id and add the flow; -ENOSPC when the table is full. */
+/*
+ * Allocate a flow id and add the flow.  -EDQUOT when the flow's network
+ * namespace (learnt from dev->client's info()) holds its quota of flows
+ * already (net.tonic.max_flows; the quota counts flows on every device,
+ * so another device answers the same), -ENOSPC when the device's table is
+ * full: either way the connection stays on software TCP.  Both refusals
+ * are counted for the namespace (STATS_GET).
+ */
 int tonic_dev_flow_attach(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg, void *priv,
 			  u32 *flow);
 /* Remove the flow: after return no deliver() hook runs for it. */
@@ -113,7 +133,9 @@ u32 tonic_dev_flows_in_use(struct tonic_dev *dev);
 
 /*
  * Attach with TONIC_DEV_FLOW_* flags: TONIC_DEV_FLOW_SELF for flows the
- * driver runs itself (priv is not for dev->client).
+ * driver runs itself (priv is not for dev->client; charged to no
+ * namespace), TONIC_DEV_FLOW_MOVE for a flow that moves (not refused for
+ * its namespace's quota).
  */
 int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
 				void *priv, u32 flags, u32 *flow);

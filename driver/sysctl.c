@@ -3,13 +3,22 @@
  * net.tonic.* sysctls, one set per network namespace (register_net_sysctl):
  * program (a registered program's name), seg_size, sub_delay_us,
  * auto_offload.  Values go through the same lock as netlink's writes.
+ *
+ * max_flows, the namespace's flow quota (quota.c), is not a default for
+ * new sockets but a limit, and is guarded as one: writing it needs
+ * CAP_NET_ADMIN over the namespace (its user namespace), and raising it
+ * above the namespace's default share needs CAP_NET_ADMIN in the initial
+ * user namespace, so that root in an unprivileged user namespace cannot
+ * hand itself the whole table.
  */
 #include <linux/sysctl.h>
 #include <linux/slab.h>
+#include <linux/capability.h>
 #include <net/net_namespace.h>
 #include <uapi/linux/tonic.h>
 #include "tonic.h"
 #include "pernet.h"
+#include "quota.h"
 
 struct tonic_sysctl_u32 {
 	size_t off;		/* in struct tonic_defaults */
@@ -69,6 +78,34 @@ static int tonic_sysctl_num(struct ctl_table *ctl, int write, void *buffer, size
 	return 0;
 }
 
+static int tonic_sysctl_max_flows(struct ctl_table *ctl, int write, void *buffer, size_t *lenp,
+				  loff_t *ppos)
+{
+	struct tonic_net *tn = ctl->data;
+	struct tonic_netq *q = tonic_netq_get(tn->net);
+	unsigned int val, min = 0, max = TONIC_MAX_FLOWS;
+	struct ctl_table tbl = { .data = &val, .maxlen = sizeof(val),
+				 .extra1 = &min, .extra2 = &max };
+	int ret;
+
+	if (!q)
+		return -ENOENT;
+	val = tonic_netq_max(q);
+	ret = proc_douintvec_minmax(&tbl, write, buffer, lenp, ppos);
+	if (!write || ret)
+		goto out;
+	ret = -EPERM;
+	if (!ns_capable(tn->net->user_ns, CAP_NET_ADMIN))
+		goto out;
+	if (val > tonic_netq_share(q) && !capable(CAP_NET_ADMIN))
+		goto out;
+	tonic_netq_set_max(q, val);
+	ret = 0;
+out:
+	tonic_netq_put(q);
+	return ret;
+}
+
 static const struct ctl_table tonic_sysctl_tmpl[] = {
 	{ .procname = "program", .maxlen = TONIC_PROG_NAME_MAX, .mode = 0644,
 	  .proc_handler = tonic_sysctl_prog },
@@ -78,6 +115,8 @@ static const struct ctl_table tonic_sysctl_tmpl[] = {
 	  .proc_handler = tonic_sysctl_num, .extra1 = (void *)&tonic_sc_delay },
 	{ .procname = "auto_offload", .maxlen = sizeof(u32), .mode = 0644,
 	  .proc_handler = tonic_sysctl_num, .extra1 = (void *)&tonic_sc_auto },
+	{ .procname = "max_flows", .maxlen = sizeof(u32), .mode = 0644,
+	  .proc_handler = tonic_sysctl_max_flows },
 	{ }
 };
 
