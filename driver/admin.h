@@ -63,16 +63,30 @@ struct tonic_sock_ops {
 	 * errno otherwise; an NL_SET_ERR_MSG(extack, ...) says why.
 	 */
 	int (*offload)(struct sock *sk, bool on, struct netlink_ext_ack *extack);
-	/* Counters, for @net or global (the integration decides).  May sleep. */
+	/*
+	 * Counters.  @net NULL: host-wide (asked for a caller with
+	 * CAP_NET_ADMIN in init_net only).  Otherwise @net's sockets only;
+	 * asked so only with TONIC_SOCK_OPS_STATS_PER_NET in @flags (without
+	 * it, callers scoped to one namespace get no socket counters).  May
+	 * sleep.
+	 */
 	void (*stats)(const struct net *net, struct tonic_sock_stats *st);
+	u32 flags;			/* TONIC_SOCK_OPS_* */
 };
+
+/* .stats(net != NULL) counts @net's sockets only. */
+#define TONIC_SOCK_OPS_STATS_PER_NET	0x1
 
 /* One set of ops at a time: -EBUSY if some are registered already. */
 int tonic_sock_ops_register(const struct tonic_sock_ops *ops);
 /* Waits until no netlink request uses the ops any more. */
 void tonic_sock_ops_unregister(const struct tonic_sock_ops *ops);
 
-/* Netlink side: call @ops->offload / ->stats if registered, else -EOPNOTSUPP. */
+/*
+ * Netlink side: call @ops->offload / ->stats if registered, else
+ * -EOPNOTSUPP.  tonic_sock_stats() for one namespace (@net) also answers
+ * -EOPNOTSUPP when the integration cannot count per namespace.
+ */
 int tonic_sock_offload(struct sock *sk, bool on, struct netlink_ext_ack *extack);
 int tonic_sock_stats(const struct net *net, struct tonic_sock_stats *st);
 

@@ -100,6 +100,8 @@ static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic
 		owner = TONIC_FLOW_OWNER_SOCKET;
 	if (owner != TONIC_FLOW_OWNER_SOCKET)
 		memset(fi, 0, sizeof(*fi));
+	/* The socket holds its namespace while the flow is attached: read it now. */
+	fi->netns_inum = fi->net ? fi->net->ns.inum : 0;
 	fi->program[sizeof(fi->program) - 1] = 0;
 	if (!fi->program[0] && df->prog)
 		strscpy(fi->program, df->prog->name, sizeof(fi->program));
@@ -108,8 +110,16 @@ static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic
 	return owner;
 }
 
-int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, struct tonic_flow_info *fi,
-			struct tonic_flow_stats *st)
+/* The namespace a described flow belongs to: its socket's, else init_net. */
+static const struct net *tonic_dev_flow_net(int owner, const struct tonic_flow_info *fi)
+{
+	if (owner == TONIC_FLOW_OWNER_SOCKET && fi->net)
+		return fi->net;
+	return &init_net;
+}
+
+int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, const struct net *net,
+			struct tonic_flow_info *fi, struct tonic_flow_stats *st)
 {
 	int owner = -ENOENT;
 
@@ -118,9 +128,15 @@ int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, struct tonic_flow_info 
 	spin_lock_bh(&dev->id_lock);
 	if (test_bit(flow, dev->ids) && dev->priv[flow]) {
 		owner = tonic_dev_flow_describe(dev, flow, fi);
-		memset(st, 0, sizeof(*st));
-		if (dev->ops->flow_stats && dev->ops->flow_stats(dev, flow, st))
+		/* Another namespace's flow: not a word to the device about it. */
+		if (net && !net_eq(tonic_dev_flow_net(owner, fi), net)) {
+			memset(fi, 0, sizeof(*fi));
+			owner = -ENOENT;
+		} else {
 			memset(st, 0, sizeof(*st));
+			if (dev->ops->flow_stats && dev->ops->flow_stats(dev, flow, st))
+				memset(st, 0, sizeof(*st));
+		}
 	}
 	spin_unlock_bh(&dev->id_lock);
 	return owner;

@@ -52,6 +52,7 @@ struct tonic_flow_info {
 	u32 seg_size;			/* C; 0: as added */
 	u32 sub_delay_us;		/* T */
 	u32 state;			/* TONIC_SK_* */
+	u32 netns_inum;			/* set by device.c from @net while it is alive */
 };
 
 /* The consumer of a flow's output (descriptors and notifications). */
@@ -155,10 +156,13 @@ struct tonic_dev *tonic_dev_find(const char *name);
 /*
  * One consistent look at an attached flow: what device.c recorded, the
  * client's info() and the device's counters (ops->flow_stats), taken
- * together under id_lock.  Returns TONIC_FLOW_OWNER_* or -ENOENT.
+ * together under id_lock.  With @net, only a flow of that namespace
+ * (sockets: their own; flows without a socket: init_net) is read, and the
+ * device is not asked about any other.  Returns TONIC_FLOW_OWNER_* or
+ * -ENOENT.
  */
-int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, struct tonic_flow_info *fi,
-			struct tonic_flow_stats *st);
+int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, const struct net *net,
+			struct tonic_flow_info *fi, struct tonic_flow_stats *st);
 /* Program @idx of @dev (ops->prog_name or the registry), NULL past the end. */
 const char *tonic_dev_prog_name(struct tonic_dev *dev, u32 idx);
 

@@ -51,7 +51,8 @@ int tonic_sock_stats(const struct net *net, struct tonic_sock_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	down_read(&tonic_sock_ops_sem);
-	if (tonic_sock_ops_cur && tonic_sock_ops_cur->stats) {
+	if (tonic_sock_ops_cur && tonic_sock_ops_cur->stats &&
+	    (!net || (tonic_sock_ops_cur->flags & TONIC_SOCK_OPS_STATS_PER_NET))) {
 		tonic_sock_ops_cur->stats(net, st);
 		err = 0;
 	}

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* TONIC_CMD_DEV_GET: what each Tonic device is and can do. */
+/*
+ * TONIC_CMD_DEV_GET: what each Tonic device is and can do.  Its use (flows
+ * in use, added, refused for a full table) counts every namespace's flows:
+ * only for the host view (tonic_nl_host_view); a namespace's own figures
+ * are in STATS_GET.
+ */
 #include "nl.h"
 #include "../driver/device.h"
 
 static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 portid, u32 seq,
-			     int flags)
+			     int flags, bool host)
 {
 	const char *prog;
 	void *hdr;
@@ -16,14 +21,16 @@ static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 por
 	if (nla_put_string(skb, TONIC_A_DEV_NAME, dev->name) ||
 	    nla_put_string(skb, TONIC_A_DEV_BACKEND, dev->backend ? dev->backend : "unknown") ||
 	    nla_put_u32(skb, TONIC_A_DEV_MAX_FLOWS, dev->max_flows) ||
-	    nla_put_u32(skb, TONIC_A_DEV_FLOWS_IN_USE, tonic_dev_flows_in_use(dev)) ||
 	    nla_put_u32(skb, TONIC_A_DEV_WND_BITS, dev->wnd_bits) ||
 	    nla_put_u32(skb, TONIC_A_DEV_RING_DEPTH, dev->ring_depth) ||
-	    nla_put_u32(skb, TONIC_A_DEV_CYCLE_PS, dev->cycle_ps) ||
-	    nla_put_u64_64bit(skb, TONIC_A_DEV_FLOWS_ADDED, atomic64_read(&dev->flows_added),
-			      TONIC_A_DEV_PAD) ||
-	    nla_put_u64_64bit(skb, TONIC_A_DEV_FLOWS_FULL, atomic64_read(&dev->flows_full),
-			      TONIC_A_DEV_PAD))
+	    nla_put_u32(skb, TONIC_A_DEV_CYCLE_PS, dev->cycle_ps))
+		goto cancel;
+	if (host &&
+	    (nla_put_u32(skb, TONIC_A_DEV_FLOWS_IN_USE, tonic_dev_flows_in_use(dev)) ||
+	     nla_put_u64_64bit(skb, TONIC_A_DEV_FLOWS_ADDED, atomic64_read(&dev->flows_added),
+			       TONIC_A_DEV_PAD) ||
+	     nla_put_u64_64bit(skb, TONIC_A_DEV_FLOWS_FULL, atomic64_read(&dev->flows_full),
+			       TONIC_A_DEV_PAD)))
 		goto cancel;
 	if (dev == tonic_dev_default() && nla_put_flag(skb, TONIC_A_DEV_DEFAULT))
 		goto cancel;
@@ -54,7 +61,8 @@ int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = tonic_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0);
+	err = tonic_nl_fill_dev(msg, dev, info->snd_portid, info->snd_seq, 0,
+				tonic_nl_host_view(skb));
 	if (err) {
 		nlmsg_free(msg);
 		return err;
@@ -64,12 +72,13 @@ int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 
 int tonic_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
+	bool host = tonic_nl_host_view(cb->skb);
 	struct tonic_dev *dev;
 	u32 idx = cb->args[0];
 
 	for (; (dev = tonic_dev_get_nth(idx)); idx++) {
 		if (tonic_nl_fill_dev(skb, dev, NETLINK_CB(cb->skb).portid, cb->nlh->nlmsg_seq,
-				      NLM_F_MULTI))
+				      NLM_F_MULTI, host))
 			break;
 	}
 	cb->args[0] = idx;

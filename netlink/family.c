@@ -5,9 +5,14 @@
  * validated here (strict parsing: unknown attributes, wrong lengths and
  * out-of-range values are refused with an extack message); commands that
  * change state need CAP_NET_ADMIN in the network namespace of the
- * requesting socket (GENL_UNS_ADMIN_PERM).
+ * requesting socket (GENL_UNS_ADMIN_PERM).  Reads are scoped to the
+ * requester's namespace; host-wide views need CAP_NET_ADMIN in init_net
+ * (tonic_nl_host_view).
  */
 #include <linux/module.h>
+#include <linux/capability.h>
+#include <net/net_namespace.h>
+#include <net/sock.h>
 #include "nl.h"
 #include "event.h"
 #include "tonic.h"
@@ -22,12 +27,15 @@ const struct nla_policy tonic_flow_policy[TONIC_A_FLOW_MAX + 1] = {
 	[TONIC_A_FLOW_DEV]	= { .type = NLA_NUL_STRING, .len = TONIC_DEV_NAME_MAX },
 	[TONIC_A_FLOW_ID]	= NLA_POLICY_MAX(NLA_U32, TONIC_MAX_FLOWS - 1),
 	[TONIC_A_FLOW_PROGRAM]	= { .type = NLA_NUL_STRING, .len = 15 },
+	[TONIC_A_FLOW_ALL_NETNS] = { .type = NLA_FLAG },
 };
 
 const struct nla_policy tonic_stats_policy[TONIC_A_STATS_MAX + 1] = {
 	[TONIC_A_STATS_DEV_NAME] = { .type = NLA_NUL_STRING, .len = TONIC_DEV_NAME_MAX },
 	[TONIC_A_STATS_DEV]	= { .type = NLA_REJECT },
 	[TONIC_A_STATS_SOCK]	= { .type = NLA_REJECT },
+	[TONIC_A_STATS_NETNS]	= { .type = NLA_REJECT },
+	[TONIC_A_STATS_HOST]	= { .type = NLA_REJECT },
 };
 
 static struct netlink_range_validation tonic_seg_range = {
@@ -67,6 +75,7 @@ static const struct genl_ops tonic_nl_ops[] = {
 	{
 		.cmd	= TONIC_CMD_FLOW_GET,
 		.doit	= tonic_nl_flow_get_doit,
+		.start	= tonic_nl_flow_get_start,
 		.dumpit	= tonic_nl_flow_get_dumpit,
 		.policy	= tonic_flow_policy,
 		.maxattr = TONIC_A_FLOW_MAX,
@@ -113,6 +122,11 @@ struct genl_family tonic_genl_family __ro_after_init = {
 	.mcgrps		= tonic_nl_mcgrps,
 	.n_mcgrps	= ARRAY_SIZE(tonic_nl_mcgrps),
 };
+
+bool tonic_nl_host_view(const struct sk_buff *skb)
+{
+	return net_eq(sock_net(skb->sk), &init_net) && netlink_capable(skb, CAP_NET_ADMIN);
+}
 
 bool tonic_nl_flow_event_wanted(void)
 {

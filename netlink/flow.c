@@ -4,7 +4,10 @@
  * counters (ops->flow_stats, so a PCIe device answers from its memory) and
  * what the flow's client says (4-tuple, program, C, T, state).  A caller
  * sees the flows of sockets in its network namespace; flows the driver
- * runs itself (self-tests) belong to init_net.
+ * runs itself (self-tests) belong to init_net.  The device is asked for
+ * the counters of those flows only (tonic_dev_flow_read).  With
+ * TONIC_A_FLOW_ALL_NETNS, a caller with CAP_NET_ADMIN in init_net sees
+ * every namespace's flows.
  */
 #include <linux/socket.h>
 #include <net/net_namespace.h>
@@ -12,17 +15,28 @@
 #include "nl.h"
 #include "../driver/device.h"
 
-static bool tonic_nl_flow_visible(const struct net *net, int owner,
-				  const struct tonic_flow_info *fi)
+/*
+ * The namespace whose flows @skb's requester asks for: its own, or NULL
+ * (all) with TONIC_A_FLOW_ALL_NETNS, which needs the host view.
+ */
+static int tonic_nl_flow_scope(const struct sk_buff *skb, struct nlattr **tb,
+			       struct netlink_ext_ack *extack, struct net **net)
 {
-	if (owner == TONIC_FLOW_OWNER_SOCKET && fi->net)
-		return net_eq(fi->net, net);
-	return net_eq(net, &init_net);
+	*net = sock_net(skb->sk);
+	if (!nla_get_flag(tb[TONIC_A_FLOW_ALL_NETNS]))
+		return 0;
+	if (!tonic_nl_host_view(skb)) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[TONIC_A_FLOW_ALL_NETNS],
+				    "every namespace's flows: needs CAP_NET_ADMIN in the initial network namespace");
+		return -EPERM;
+	}
+	*net = NULL;
+	return 0;
 }
 
 /*
- * The attributes of one flow.  @st is NULL for notifications; @fi->net, when
- * set, is alive (the socket holds it) and is the namespace the message goes to.
+ * The attributes of one flow.  @st is NULL for notifications.  @fi->net is
+ * not dereferenced here (a dump may fill after the socket went away).
  */
 int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int owner,
 		       const struct tonic_flow_info *fi, const struct tonic_flow_stats *st,
@@ -38,7 +52,7 @@ int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int
 		if (nla_put_u32(skb, TONIC_A_FLOW_SUB_DELAY_US, fi->sub_delay_us) ||
 		    nla_put_u32(skb, TONIC_A_FLOW_SK_STATE, fi->state))
 			return -EMSGSIZE;
-		if (fi->net && nla_put_u32(skb, TONIC_A_FLOW_NETNS_INUM, fi->net->ns.inum))
+		if (fi->netns_inum && nla_put_u32(skb, TONIC_A_FLOW_NETNS_INUM, fi->netns_inum))
 			return -EMSGSIZE;
 		if (fi->family == AF_INET &&
 		    (nla_put_u16(skb, TONIC_A_FLOW_FAMILY, AF_INET) ||
@@ -103,20 +117,24 @@ int tonic_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct tonic_flow_stats st;
 	struct tonic_dev *dev;
 	struct sk_buff *msg;
+	struct net *net;
 	u32 flow;
 	int owner, err;
 
 	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_FLOW_DEV) ||
 	    GENL_REQ_ATTR_CHECK(info, TONIC_A_FLOW_ID))
 		return -EINVAL;
+	err = tonic_nl_flow_scope(skb, tb, info->extack, &net);
+	if (err)
+		return err;
 	dev = tonic_dev_find(nla_data(tb[TONIC_A_FLOW_DEV]));
 	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[TONIC_A_FLOW_DEV], "no such Tonic device");
 		return -ENODEV;
 	}
 	flow = nla_get_u32(tb[TONIC_A_FLOW_ID]);
-	owner = tonic_dev_flow_read(dev, flow, &fi, &st);
-	if (owner < 0 || !tonic_nl_flow_visible(genl_info_net(info), owner, &fi)) {
+	owner = tonic_dev_flow_read(dev, flow, net, &fi, &st);
+	if (owner < 0) {
 		NL_SET_ERR_MSG_ATTR(info->extack, tb[TONIC_A_FLOW_ID],
 				    "no such flow in this network namespace");
 		return -ENOENT;
@@ -133,6 +151,15 @@ int tonic_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
+/* Checked once, when the dump starts: the scope is refused with EPERM there. */
+int tonic_nl_flow_get_start(struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
+	struct net *net;
+
+	return tonic_nl_flow_scope(cb->skb, di->attrs, cb->extack, &net);
+}
+
 /* cb->args[0]: device index, cb->args[1]: next flow id. */
 int tonic_nl_flow_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
@@ -147,6 +174,10 @@ int tonic_nl_flow_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	u32 idx = cb->args[0], flow = cb->args[1];
 	int owner;
 
+	/* Allowed by tonic_nl_flow_get_start(). */
+	if (nla_get_flag(di->attrs[TONIC_A_FLOW_ALL_NETNS]))
+		net = NULL;
+
 	for (; (dev = tonic_dev_get_nth(idx)); idx++, flow = 0) {
 		if (fdev && strcmp(dev->name, nla_data(fdev)))
 			continue;
@@ -157,8 +188,8 @@ int tonic_nl_flow_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 			flow = find_next_bit(dev->ids, dev->max_flows, flow);
 			if (flow >= dev->max_flows || (fid && flow != nla_get_u32(fid)))
 				break;
-			owner = tonic_dev_flow_read(dev, flow, &fi, &st);
-			if (owner < 0 || !tonic_nl_flow_visible(net, owner, &fi))
+			owner = tonic_dev_flow_read(dev, flow, net, &fi, &st);
+			if (owner < 0)
 				continue;
 			if (fprog && strcmp(fi.program, nla_data(fprog)))
 				continue;

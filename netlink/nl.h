@@ -34,6 +34,7 @@ int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 /* flow.c */
 int tonic_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info);
+int tonic_nl_flow_get_start(struct netlink_callback *cb);
 int tonic_nl_flow_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int owner,
 		       const struct tonic_flow_info *fi, const struct tonic_flow_stats *st,
@@ -45,6 +46,14 @@ int tonic_nl_defaults_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_defaults_set_doit(struct sk_buff *skb, struct genl_info *info);
 /* sock.c */
 int tonic_nl_sock_offload_doit(struct sk_buff *skb, struct genl_info *info);
+
+/*
+ * family.c: may the requester of @skb see host-wide views (every
+ * namespace's flows, the devices' counters)?  Only with CAP_NET_ADMIN in
+ * the initial user namespace (the socket's opener and the caller both),
+ * asking from init_net.
+ */
+bool tonic_nl_host_view(const struct sk_buff *skb);
 
 /* family.c: module init/exit. */
 int tonic_nl_init(void);

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TONIC_CMD_STATS_GET: each device's engine counters (bad input, overflow,
- * conflicts... through ops->dev_stats) and, when the TCP integration is
- * loaded, its counters (offloaded, fallbacks and why).
+ * TONIC_CMD_STATS_GET: the requester's namespace (its flow quota, flows
+ * held, attaches refused), and for the host view (tonic_nl_host_view)
+ * each device's engine counters (bad input, overflow, conflicts...
+ * through ops->dev_stats) and the TCP integration's counters host-wide
+ * (offloaded, fallbacks and why).  Other requesters get the integration's
+ * counters of their namespace when it keeps them per namespace, and no
+ * device counters: those mix every namespace's traffic.
  */
+#include <net/net_namespace.h>
 #include "nl.h"
 #include "../driver/device.h"
 #include "../driver/admin.h"
+#include "../driver/quota.h"
 
 #define PUT64(skb, a, v, pad)	nla_put_u64_64bit(skb, a, v, pad)
 
@@ -68,9 +74,33 @@ static int tonic_nl_fill_sstats(struct sk_buff *skb, const struct tonic_sock_sta
 	return 0;
 }
 
+static int tonic_nl_fill_nstats(struct sk_buff *skb, const struct net *net)
+{
+	struct tonic_netq_stats q;
+	struct nlattr *nest;
+
+	tonic_netq_stats(net, &q);
+	nest = nla_nest_start(skb, TONIC_A_STATS_NETNS);
+	if (!nest)
+		return -EMSGSIZE;
+	if (nla_put_u32(skb, TONIC_A_NSTATS_NETNS_INUM, net->ns.inum) ||
+	    nla_put_u32(skb, TONIC_A_NSTATS_MAX_FLOWS, q.max_flows) ||
+	    nla_put_u32(skb, TONIC_A_NSTATS_FLOWS, q.flows) ||
+	    PUT64(skb, TONIC_A_NSTATS_FLOWS_ADDED, q.added, TONIC_A_NSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_NSTATS_REFUSED_QUOTA, q.refused_quota, TONIC_A_NSTATS_PAD) ||
+	    PUT64(skb, TONIC_A_NSTATS_REFUSED_FULL, q.refused_full, TONIC_A_NSTATS_PAD)) {
+		nla_nest_cancel(skb, nest);
+		return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 int tonic_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *fdev = info->attrs[TONIC_A_STATS_DEV_NAME];
+	struct net *net = genl_info_net(info);
+	bool host = tonic_nl_host_view(skb);
 	struct tonic_sock_stats ss;
 	struct tonic_dev *dev;
 	struct sk_buff *msg;
@@ -82,14 +112,19 @@ int tonic_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info)
 		NL_SET_ERR_MSG_ATTR(info->extack, fdev, "no such Tonic device");
 		return -ENODEV;
 	}
-	have_sock = !tonic_sock_stats(genl_info_net(info), &ss);
+	/* Host-wide for the host view, else this namespace's if the integration can. */
+	have_sock = !tonic_sock_stats(host ? NULL : net, &ss);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
 	hdr = genlmsg_put_reply(msg, info, &tonic_genl_family, 0, TONIC_CMD_STATS_GET);
 	if (!hdr)
 		goto nospace;
-	for (i = 0; (dev = tonic_dev_get_nth(i)); i++) {
+	if (tonic_nl_fill_nstats(msg, net))
+		goto nospace;
+	if (host && nla_put_flag(msg, TONIC_A_STATS_HOST))
+		goto nospace;
+	for (i = 0; host && (dev = tonic_dev_get_nth(i)); i++) {
 		if (fdev && strcmp(dev->name, nla_data(fdev)))
 			continue;
 		if (tonic_nl_fill_dstats(msg, dev))

@@ -79,13 +79,13 @@ enum {
 	TONIC_A_DEV_NAME,		/* string */
 	TONIC_A_DEV_BACKEND,		/* string: "soft", "pci" */
 	TONIC_A_DEV_MAX_FLOWS,		/* u32 */
-	TONIC_A_DEV_FLOWS_IN_USE,	/* u32 */
+	TONIC_A_DEV_FLOWS_IN_USE,	/* u32 (host-wide: CAP_NET_ADMIN in init_net) */
 	TONIC_A_DEV_WND_BITS,		/* u32 */
 	TONIC_A_DEV_RING_DEPTH,		/* u32 */
 	TONIC_A_DEV_CYCLE_PS,		/* u32 */
 	TONIC_A_DEV_PROGRAM,		/* string, one attribute per program */
-	TONIC_A_DEV_FLOWS_ADDED,	/* u64 */
-	TONIC_A_DEV_FLOWS_FULL,		/* u64 */
+	TONIC_A_DEV_FLOWS_ADDED,	/* u64 (host-wide, as flows-in-use) */
+	TONIC_A_DEV_FLOWS_FULL,		/* u64 (host-wide, as flows-in-use) */
 	TONIC_A_DEV_DEFAULT,		/* flag: the device new flows go to */
 	TONIC_A_DEV_PAD,
 
@@ -135,6 +135,8 @@ enum {
 	TONIC_A_FLOW_NETNS_INUM,	/* u32: inode number of the flow's netns */
 	TONIC_A_FLOW_FAIL_REASON,	/* u32: failed notification only */
 	TONIC_A_FLOW_PAD,
+	TONIC_A_FLOW_ALL_NETNS,		/* flag, request: every namespace's flows
+					 * (CAP_NET_ADMIN in init_net only) */
 
 	__TONIC_A_FLOW_MAX,
 	TONIC_A_FLOW_MAX = (__TONIC_A_FLOW_MAX - 1)
@@ -184,12 +186,33 @@ enum {
 	TONIC_A_SSTATS_MAX = (__TONIC_A_SSTATS_MAX - 1)
 };
 
-/* tonic-stats */
+/* tonic-netns-stats: the requester's network namespace and its flow quota */
+enum {
+	TONIC_A_NSTATS_UNSPEC,
+	TONIC_A_NSTATS_NETNS_INUM,	/* u32 */
+	TONIC_A_NSTATS_MAX_FLOWS,	/* u32: the quota (net.tonic.max_flows) */
+	TONIC_A_NSTATS_FLOWS,		/* u32: flows held now, on all devices */
+	TONIC_A_NSTATS_FLOWS_ADDED,	/* u64 */
+	TONIC_A_NSTATS_REFUSED_QUOTA,	/* u64: attaches refused, quota reached (EDQUOT) */
+	TONIC_A_NSTATS_REFUSED_FULL,	/* u64: attaches refused, device table full (ENOSPC) */
+	TONIC_A_NSTATS_PAD,
+
+	__TONIC_A_NSTATS_MAX,
+	TONIC_A_NSTATS_MAX = (__TONIC_A_NSTATS_MAX - 1)
+};
+
+/*
+ * tonic-stats.  Host-wide counters (the devices', and the TCP
+ * integration's unless it counts per namespace) go only to a requester
+ * with CAP_NET_ADMIN in init_net; every requester gets its namespace's.
+ */
 enum {
 	TONIC_A_STATS_UNSPEC,
 	TONIC_A_STATS_DEV_NAME,		/* string: request filter */
-	TONIC_A_STATS_DEV,		/* nest tonic-dev-stats, one per device */
+	TONIC_A_STATS_DEV,		/* nest tonic-dev-stats, one per device (host-wide) */
 	TONIC_A_STATS_SOCK,		/* nest tonic-sock-stats, when sock-glue is loaded */
+	TONIC_A_STATS_NETNS,		/* nest tonic-netns-stats: the requester's namespace */
+	TONIC_A_STATS_HOST,		/* flag, reply: dev and sock are host-wide */
 
 	__TONIC_A_STATS_MAX,
 	TONIC_A_STATS_MAX = (__TONIC_A_STATS_MAX - 1)
