@@ -25,15 +25,19 @@ static int dev_reply(struct nlattr **tb, int cmd, void *arg)
 		out_str("name", tn_str(tb[TONIC_A_DEV_NAME]));
 	out_str("backend", tn_str(tb[TONIC_A_DEV_BACKEND]));
 	out_u64("max_flows", tn_u32(tb[TONIC_A_DEV_MAX_FLOWS]));
-	out_u64("flows_in_use", tn_u32(tb[TONIC_A_DEV_FLOWS_IN_USE]));
+	/* The device's use counts every namespace: the kernel says it to host admins only. */
+	if (tb[TONIC_A_DEV_FLOWS_IN_USE])
+		out_u64("flows_in_use", tn_u32(tb[TONIC_A_DEV_FLOWS_IN_USE]));
 	out_u64("wnd_bits", tn_u32(tb[TONIC_A_DEV_WND_BITS]));
 	out_u64("ring_depth", tn_u32(tb[TONIC_A_DEV_RING_DEPTH]));
 	out_u64("cycle_ps", tn_u32(tb[TONIC_A_DEV_CYCLE_PS]));
 	out_bool("default", tb[TONIC_A_DEV_DEFAULT] != NULL);
-	if (!json)
-		printf("\n    ");
-	out_u64("flows_added", tn_u64(tb[TONIC_A_DEV_FLOWS_ADDED]));
-	out_u64("flows_full", tn_u64(tb[TONIC_A_DEV_FLOWS_FULL]));
+	if (tb[TONIC_A_DEV_FLOWS_ADDED] || tb[TONIC_A_DEV_FLOWS_FULL]) {
+		if (!json)
+			printf("\n    ");
+		out_u64("flows_added", tn_u64(tb[TONIC_A_DEV_FLOWS_ADDED]));
+		out_u64("flows_full", tn_u64(tb[TONIC_A_DEV_FLOWS_FULL]));
+	}
 	if (!json)
 		printf("\n    programs ");
 	out_key_array("programs");

@@ -2,7 +2,7 @@
 /*
  * tonic - show and steer Tonic transport offload (tonic(8)).
  *
- *   tonic [-j] dev show | flow show [dev N] [id N] [prog P] | stats
+ *   tonic [-j] dev show | flow show [dev N] [id N] [prog P] [netns all] | stats
  *         | set [...] | defaults show | sock offload on|off ... | monitor
  */
 #include <errno.h>
@@ -17,7 +17,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: tonic [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"  tonic dev show [[dev] NAME]\n"
-		"  tonic flow show [dev NAME] [id N] [prog PROGRAM]\n"
+		"  tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n"
 		"  tonic stats [dev NAME]\n"
 		"  tonic set [prog PROGRAM] [seg BYTES] [delay US] [auto on|off]\n"
 		"  tonic defaults show\n"
@@ -25,8 +25,9 @@ static void usage(FILE *f)
 		"  tonic monitor\n"
 		"OPTIONS: -j, --json   JSON output\n"
 		"         -h, --help   this help\n"
-		"Defaults, socket and flow commands act on the current network namespace\n"
-		"(run under 'ip netns exec NAME' for another one).  See tonic(8).\n");
+		"Defaults, socket, flow and statistics commands act on the current network\n"
+		"namespace (run under 'ip netns exec NAME' for another one); host-wide views\n"
+		"need CAP_NET_ADMIN in the initial one.  See tonic(8).\n");
 }
 
 void usage_error(const char *fmt, ...)
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tonic: %s: %s", obj, strerror(-err));
 		if (*tn_errmsg())
 			fprintf(stderr, ": %s", tn_errmsg());
-		if (err == -EPERM)
+		if (err == -EPERM && !*tn_errmsg())
 			fprintf(stderr, " (needs CAP_NET_ADMIN in this network namespace)");
 		fprintf(stderr, "\n");
 		return 1;

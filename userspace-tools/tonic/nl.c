@@ -68,12 +68,32 @@ void tn_close(void)
 	sk = NULL;
 }
 
+void tn_default_errmsg(const char *msg)
+{
+	if (!errmsg[0])
+		snprintf(errmsg, sizeof(errmsg), "%s", msg);
+}
+
+/* NLMSGERR_ATTR_MSG among the @len bytes of attributes at @a. */
+static void extack_attrs(struct nlattr *a, int len)
+{
+	int rem;
+
+	if (len <= 0)
+		return;
+	nla_for_each_attr(a, a, len, rem) {
+		if (nla_type(a) == NLMSGERR_ATTR_MSG && nla_len(a) > 0) {
+			snprintf(errmsg, sizeof(errmsg), "%.*s", nla_len(a), (char *)nla_data(a));
+			break;
+		}
+	}
+}
+
 /* The extack message of an error reply, if the kernel sent one. */
 static void extack_msg(struct nlmsgerr *e)
 {
 	struct nlmsghdr *nlh = (struct nlmsghdr *)((char *)e - NLMSG_HDRLEN);
-	struct nlattr *a;
-	int off, len, rem;
+	int off;
 
 	errmsg[0] = 0;
 	if (!(nlh->nlmsg_flags & NLM_F_ACK_TLVS))
@@ -81,16 +101,7 @@ static void extack_msg(struct nlmsgerr *e)
 	off = sizeof(*e);
 	if (!(nlh->nlmsg_flags & NLM_F_CAPPED))
 		off += e->msg.nlmsg_len - NLMSG_HDRLEN;
-	len = (int)nlh->nlmsg_len - NLMSG_HDRLEN - off;
-	if (len <= 0)
-		return;
-	a = (struct nlattr *)((char *)e + off);
-	nla_for_each_attr(a, a, len, rem) {
-		if (nla_type(a) == NLMSGERR_ATTR_MSG && nla_len(a) > 0) {
-			snprintf(errmsg, sizeof(errmsg), "%.*s", nla_len(a), (char *)nla_data(a));
-			break;
-		}
-	}
+	extack_attrs((struct nlattr *)((char *)e + off), (int)nlh->nlmsg_len - NLMSG_HDRLEN - off);
 }
 
 static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
@@ -105,11 +116,24 @@ static int on_error(struct sockaddr_nl *nla, struct nlmsgerr *e, void *arg)
 	return NL_STOP;
 }
 
+/* The end of a dump (NLMSG_DONE, which carries the dump's error) or an ack. */
 static int on_finish(struct nl_msg *msg, void *arg)
 {
 	struct req_state *st = arg;
+	struct nlmsghdr *nlh = nlmsg_hdr(msg);
+	int err;
 
-	(void)msg;
+	if (nlh->nlmsg_type == NLMSG_DONE && nlh->nlmsg_len >= NLMSG_LENGTH(sizeof(err))) {
+		memcpy(&err, NLMSG_DATA(nlh), sizeof(err));
+		if (err < 0) {
+			st->err = err;
+			errmsg[0] = 0;
+			if (nlh->nlmsg_flags & NLM_F_ACK_TLVS)
+				extack_attrs((struct nlattr *)((char *)NLMSG_DATA(nlh) +
+							       NLMSG_ALIGN(sizeof(err))),
+					     (int)nlh->nlmsg_len - NLMSG_LENGTH(NLMSG_ALIGN(sizeof(err))));
+		}
+	}
 	st->done = true;
 	return NL_STOP;
 }

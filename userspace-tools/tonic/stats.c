@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tonic stats [dev NAME] */
+/*
+ * tonic stats [dev NAME]: this namespace's flow quota and refusals; for a
+ * host admin (CAP_NET_ADMIN in init_net) also every device's counters and
+ * the TCP integration's host-wide counters.
+ */
 #include <stdio.h>
 #include <string.h>
 #include "tonic.h"
@@ -18,6 +22,12 @@ static const char *const dstats_names[TONIC_A_DSTATS_MAX + 1] = {
 	[TONIC_A_DSTATS_CONFLICTS] = "conflicts",
 	[TONIC_A_DSTATS_NOTES_DROPPED] = "notes_dropped",
 	[TONIC_A_DSTATS_STALE_DESC] = "stale_desc",
+};
+
+static const char *const nstats_names[TONIC_A_NSTATS_MAX + 1] = {
+	[TONIC_A_NSTATS_FLOWS_ADDED] = "flows_added",
+	[TONIC_A_NSTATS_REFUSED_QUOTA] = "refused_quota",
+	[TONIC_A_NSTATS_REFUSED_FULL] = "refused_full",
 };
 
 static const char *const sstats_names[TONIC_A_SSTATS_MAX + 1] = {
@@ -66,10 +76,30 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 	struct nlattr *a, *d;
 	int rem, rem2;
 
-	(void)tb;
 	(void)cmd;
 	(void)arg;
 	out_begin_object();
+	if (tb[TONIC_A_STATS_NETNS]) {
+		struct nlattr *nt[TONIC_A_NSTATS_MAX + 1];
+
+		if (nla_parse_nested(nt, TONIC_A_NSTATS_MAX, tb[TONIC_A_STATS_NETNS], NULL))
+			memset(nt, 0, sizeof(nt));
+		if (!json)
+			printf("netns %u:\n    ", tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
+		out_key_object("netns");
+		if (json)
+			out_u64("netns", tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
+		out_u64("max_flows", tn_u32(nt[TONIC_A_NSTATS_MAX_FLOWS]));
+		out_u64("flows", tn_u32(nt[TONIC_A_NSTATS_FLOWS]));
+		print_counters(tb[TONIC_A_STATS_NETNS], nstats_names, TONIC_A_NSTATS_MAX);
+		out_end_object();
+		if (!json)
+			printf("\n");
+	}
+	if (json)
+		out_bool("host", tb[TONIC_A_STATS_HOST] != NULL);
+	else if (!tb[TONIC_A_STATS_HOST])
+		printf("(devices and host-wide counters: CAP_NET_ADMIN in the initial network namespace)\n");
 	out_key_array("devices");
 	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0), rem) {
 		if (nla_type(a) != TONIC_A_STATS_DEV)
@@ -96,7 +126,7 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 		out_end_object();
 		if (!json)
 			printf("\n");
-	} else if (!json) {
+	} else if (!json && tb[TONIC_A_STATS_HOST]) {
 		printf("sockets: TCP offload not loaded\n");
 	}
 	out_end_object();

@@ -28,6 +28,8 @@ int tn_request(const char *what, int cmd, bool dump, int maxattr, tn_build_fn bu
 /* Join the events group and hand every notification to @reply (never returns unless error). */
 int tn_listen(int maxattr, tn_reply_fn reply, void *arg);
 const char *tn_errmsg(void);
+/* Say @msg about the last error unless the kernel said something. */
+void tn_default_errmsg(const char *msg);
 /* The message being handed to a reply function. */
 struct nlmsghdr *tn_cur_msg(void);
 
