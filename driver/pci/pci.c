@@ -722,11 +722,29 @@ static void tp_poll(struct work_struct *w)
 		tp_arm(p, next);
 }
 
+/*
+ * [@off, @off + @n * @size) lies in [@lo, @hi) and @off is 32-bit aligned.
+ * Computed in 64 bits: a device's offsets and counts are any 32-bit
+ * values, and their sum must not wrap into the window.
+ */
+static bool tp_region_ok(u32 off, u32 n, u32 size, u64 lo, u64 hi, u64 *end)
+{
+	*end = (u64)off + (u64)n * size;
+	return off >= lo && IS_ALIGNED(off, 4) && *end <= hi;
+}
+
+/* Two regions [a, a_end) and [b, b_end) overlap. */
+static bool tp_overlap(u64 a, u64 a_end, u64 b, u64 b_end)
+{
+	return a < b_end && b < a_end;
+}
+
 /* Probe-time bring-up: check the identification, reset, enable. */
 static int tp_identify(struct tonic_pci *p)
 {
 	struct device *d = &p->pdev->dev;
-	u32 magic, max_flows, cycle_ps, size, prog_off, i, cmd_end, evt_end, fs_end;
+	u32 magic, max_flows, cycle_ps, size, prog_off, i;
+	u64 cmd_end, evt_end, fs_end, prog_end, cstat_end;
 	unsigned long deadline = jiffies + msecs_to_jiffies(TONIC_PCI_RESET_TIMEOUT_MS);
 
 	magic = tp_rd(p, TONIC_PCI_REG_MAGIC);
@@ -757,25 +775,36 @@ static int tp_identify(struct tonic_pci *p)
 	p->fstat_off = tp_rd(p, TONIC_PCI_REG_FSTAT_OFF);
 	p->cstat_off = tp_rd(p, TONIC_PCI_REG_CSTAT_OFF);
 
-	/* Every number is checked before it is used as an offset or a count. */
-	cmd_end = p->cmd_off + p->cmd_n * TONIC_PCI_CMD_SIZE;
-	evt_end = p->evt_off + p->evt_n * TONIC_PCI_EVT_SIZE;
-	fs_end = p->fstat_off + max_flows * TONIC_PCI_FSTAT_SIZE;
+	/*
+	 * Every number is checked before it is used as an offset or a count,
+	 * every region's end in 64 bits (an offset near 4 GiB plus a ring
+	 * must not wrap to a small "end" and pass): the rings and the flow
+	 * statistics inside the window the device says it uses, which lies
+	 * inside the BAR; the program table and the engine statistics inside
+	 * the register block; nothing overlapping.
+	 */
 	if (p->version >> 16 != TONIC_PCI_VERSION_MAJOR || size > p->win_len ||
 	    !max_flows || max_flows > TONIC_MAX_FLOWS || !cycle_ps ||
+	    (p->wnd_bits != 128 && p->wnd_bits != 256) ||
 	    !p->cmd_n || p->cmd_n > 65536 || !is_power_of_2(p->cmd_n) ||
 	    p->evt_n < 64 || p->evt_n > 1048576 || !is_power_of_2(p->evt_n) ||
-	    p->cmd_off < TONIC_PCI_REG_BLOCK_SIZE || cmd_end > size ||
-	    p->evt_off < TONIC_PCI_REG_BLOCK_SIZE || evt_end > size ||
-	    p->fstat_off < TONIC_PCI_REG_BLOCK_SIZE || fs_end > size ||
 	    p->nprogs > TONIC_PCI_PROG_MAX ||
-	    prog_off + TONIC_PCI_PROG_MAX * TONIC_PCI_PROG_NAME_LEN > TONIC_PCI_REG_BLOCK_SIZE ||
-	    p->cstat_off + TONIC_PCI_CSTAT_SIZE > TONIC_PCI_REG_BLOCK_SIZE ||
-	    (p->cmd_off < evt_end && p->evt_off < cmd_end) ||
-	    (p->fstat_off < evt_end && p->evt_off < fs_end) ||
-	    (p->fstat_off < cmd_end && p->cmd_off < fs_end)) {
-		dev_warn(d, "tonic: inconsistent identification (version 0x%x, window %u)\n",
-			 p->version, size);
+	    !tp_region_ok(p->cmd_off, p->cmd_n, TONIC_PCI_CMD_SIZE,
+			  TONIC_PCI_REG_BLOCK_SIZE, size, &cmd_end) ||
+	    !tp_region_ok(p->evt_off, p->evt_n, TONIC_PCI_EVT_SIZE,
+			  TONIC_PCI_REG_BLOCK_SIZE, size, &evt_end) ||
+	    !tp_region_ok(p->fstat_off, max_flows, TONIC_PCI_FSTAT_SIZE,
+			  TONIC_PCI_REG_BLOCK_SIZE, size, &fs_end) ||
+	    !tp_region_ok(prog_off, TONIC_PCI_PROG_MAX, TONIC_PCI_PROG_NAME_LEN,
+			  0, TONIC_PCI_REG_BLOCK_SIZE, &prog_end) ||
+	    !tp_region_ok(p->cstat_off, 1, TONIC_PCI_CSTAT_SIZE,
+			  0, TONIC_PCI_REG_BLOCK_SIZE, &cstat_end) ||
+	    tp_overlap(p->cmd_off, cmd_end, p->evt_off, evt_end) ||
+	    tp_overlap(p->fstat_off, fs_end, p->evt_off, evt_end) ||
+	    tp_overlap(p->fstat_off, fs_end, p->cmd_off, cmd_end)) {
+		dev_warn(d, "tonic: inconsistent identification (version 0x%x, window %u, cmd 0x%x+%u, evt 0x%x+%u, fstat 0x%x, prog 0x%x, cstat 0x%x)\n",
+			 p->version, size, p->cmd_off, p->cmd_n, p->evt_off, p->evt_n,
+			 p->fstat_off, prog_off, p->cstat_off);
 		return -EINVAL;
 	}
 	for (i = 0; i < p->nprogs; i++) {
