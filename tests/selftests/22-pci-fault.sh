@@ -7,6 +7,7 @@
 # timeout: 240
 . /tests/lib.sh
 . /tests/pci-lib.sh
+. /tests/netlink-lib.sh
 pci_guest || exit $KSFT_SKIP
 tonic_load || ksft_fail "modprobe tonic"
 pci_need_dev
@@ -15,8 +16,18 @@ pci_info caps | grep -q '0x[0-9a-f]*[4-7c-f]$' || { echo "device without fault i
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 tonic_netem h1 delay 5ms rate 20mbit
 
+# h1_flows_gone WHAT: h1's namespace is charged for no flow any more (5 s).
+h1_flows_gone() {
+	i=0
+	while [ "$(on h1 $TONIC -j stats | $J .netns.flows)" != 0 ]; do
+		i=$((i + 1)); [ $i -gt 50 ] && ksft_fail "h1 still charged for flows after $1"
+		sleep 0.1
+	done
+}
+
 fault_xfer() {	# fault_xfer FAULT PORT
 	f0=$(pci_info failovers)
+	a0=$(on h1 $TONIC -j stats | $J .netns.flows_added)
 	on h2 tonic_xfer -s "$2" > /tmp/srv.$2 2>&1 &
 	sleep 0.3
 	on h1 tonic_xfer -c 10.0.0.2 "$2" 6000000 -C tonic > /tmp/cli.$2 2>&1 & c=$!
@@ -28,6 +39,10 @@ fault_xfer() {	# fault_xfer FAULT PORT
 	wait
 	[ $rc = 0 ] || ksft_fail "bytes lost or corrupted after fault $1"
 	[ "$(pci_info failovers)" -gt "$f0" ] || ksft_fail "no failover after fault $1"
+	# The namespace's flow count follows the flow through the failover and out.
+	h1_flows_gone "$1"
+	a1=$(on h1 $TONIC -j stats | $J .netns.flows_added)
+	[ "$a1" -ge $((a0 + 2)) ] || ksft_fail "$1: flows added in h1 $a0 -> $a1 (attach + failover)"
 	pci_wait_state up 20 || ksft_fail "device not back in service after $1 ($(pci_info state))"
 	echo "after $1: state $(pci_info state), resets $(pci_info resets)"
 }
@@ -40,6 +55,7 @@ d0=$(pci_info descriptors)
 on h1 tonic_xfer -c 10.0.0.2 7103 1000000 -C tonic || ksft_fail "transfer after recovery"
 wait
 [ "$(pci_info descriptors)" -gt "$d0" ] || ksft_fail "nothing offloaded after recovery"
+h1_flows_gone "the transfer after recovery"
 dmesg | grep 'tonic: device lost' | head
 tonic_hosts_del
 sleep 1
