@@ -135,8 +135,8 @@ enum {
 	TONIC_A_FLOW_NETNS_INUM,	/* u32: inode number of the flow's netns */
 	TONIC_A_FLOW_FAIL_REASON,	/* u32: failed notification only */
 	TONIC_A_FLOW_PAD,
-	TONIC_A_FLOW_ALL_NETNS,		/* flag, request: every namespace's flows
-					 * (CAP_NET_ADMIN in init_net only) */
+	/* flag, request: every namespace's flows (CAP_NET_ADMIN in init_net only) */
+	TONIC_A_FLOW_ALL_NETNS,
 
 	__TONIC_A_FLOW_MAX,
 	TONIC_A_FLOW_MAX = (__TONIC_A_FLOW_MAX - 1)
