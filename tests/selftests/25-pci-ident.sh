@@ -11,7 +11,7 @@
 . /tests/lib.sh
 . /tests/pci-lib.sh
 pci_guest || exit $KSFT_SKIP
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 pci_need_dev
 bdf=$(basename "$PCI_DEV")
 DRV=/sys/bus/pci/drivers/tonic_pci

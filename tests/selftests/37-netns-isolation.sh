@@ -14,7 +14,7 @@
 . /tests/lib.sh
 . /tests/netlink-lib.sh
 S=/proc/sys/net/tonic
-$MODPROBE tonic max_flows=16 || ksft_fail "modprobe tonic max_flows=16"
+tonic_load max_flows=16 || ksft_fail "modprobe tonic max_flows=16"
 
 # stats_of NS PATH: one value of `tonic -j stats` in namespace NS ("-": init_net).
 stats_of() {
@@ -159,6 +159,9 @@ grep -q '16/16 connections intact, 8 offloaded' /tmp/c2 || ksft_fail "h2: $(cat 
 assert_eq "h1 refusals" "$(stats_of h1 .netns.refused_quota)" 8
 assert_eq "h2 refusals" "$(stats_of h2 .netns.refused_quota)" 8
 assert_eq "h1 flows added" "$(stats_of h1 .netns.flows_added)" 8
+# sock-glue counts the -EDQUOT refusals host-wide (debugfs).
+q=$(sed -n 's/^fallback_quota *//p' /sys/kernel/debug/tonic/stats)
+[ -z "$q" ] || [ "$q" = 16 ] || ksft_fail "sock-glue's fallback_quota: $q, expected 16"
 wait_flows h1 0 || ksft_fail "h1 still holds flows"
 wait_flows h2 0 || ksft_fail "h2 still holds flows"
 
