@@ -31,7 +31,7 @@ bool tonic_drained(const struct tonic_sk *ctx)
  * others in turn, never @avoid.  A full table (-ENOSPC) or the namespace's
  * quota (-EDQUOT) is final: the connection stays on software TCP.
  */
-static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg,
+static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg, u32 flags,
 			    struct tonic_dev *avoid, struct tonic_dev **devp, u32 *flow)
 {
 	struct tonic_dev *dev = tonic_dev_default(), *d;
@@ -39,7 +39,7 @@ static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg,
 	u32 i;
 
 	if (dev && dev != avoid) {
-		err = tonic_dev_flow_attach(dev, fcfg, ctx, flow);
+		err = tonic_dev_flow_attach_flags(dev, fcfg, ctx, flags, flow);
 		if (!err || err == -ENOSPC || err == -EDQUOT) {
 			*devp = dev;
 			return err;
@@ -48,7 +48,7 @@ static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg,
 	for (i = 0; (d = tonic_dev_get_nth(i)); i++) {
 		if (d == dev || d == avoid)
 			continue;
-		err = tonic_dev_flow_attach(d, fcfg, ctx, flow);
+		err = tonic_dev_flow_attach_flags(d, fcfg, ctx, flags, flow);
 		if (!err) {
 			*devp = d;
 			return 0;
@@ -137,7 +137,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	spin_unlock(&ctx->qlock);
 	spin_unlock_bh(&ctx->lock);
 	/* Device registry lookups may sleep: outside ctx->lock (the ACK path ignores us until published). */
-	err = tonic_dev_attach(ctx, &fcfg, NULL, &dev, &flow);
+	err = tonic_dev_attach(ctx, &fcfg, 0, NULL, &dev, &flow);
 	if (err) {
 		ctx->state = TONIC_SK_FALLBACK;
 		if (err == -ENOSPC)
@@ -365,12 +365,14 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev)
 	ctx->flow_sent_hi = ctx->head;
 	spin_unlock_bh(&ctx->lock);
 	err = -ENODEV;
+	/* A flow that moves keeps its place in the namespace's quota. */
 	if (same_dev) {
-		err = tonic_dev_flow_attach(old, &fcfg, ctx, &flow);
+		err = tonic_dev_flow_attach_flags(old, &fcfg, ctx, TONIC_DEV_FLOW_MOVE, &flow);
 		dev = old;
 	}
 	if (err)
-		err = tonic_dev_attach(ctx, &fcfg, same_dev ? NULL : old, &dev, &flow);
+		err = tonic_dev_attach(ctx, &fcfg, TONIC_DEV_FLOW_MOVE, same_dev ? NULL : old,
+				       &dev, &flow);
 	if (err) {
 		/* No device takes it: TCP does, with every byte. */
 		ctx->state = TONIC_SK_FALLBACK;
