@@ -12,6 +12,9 @@
  *       -Q       echo server for -Q clients (one connection)
  *       -H MS    hold: sleep MS after accepting, before the first read
  *       -g       ignore SIGPIPE (the reply to a reset peer then fails quietly)
+ *       -X hop|dst  an IPv6 hop-by-hop or destination options header (PadN)
+ *                on every packet of the IPv6 connections (set on the listening
+ *                socket: the accepted ones inherit it, SYN-ACK and ACKs too)
  *       (the listener has SO_OOBINLINE: an urgent byte stays in the stream)
  *
  *   tonic_xfer -c HOST PORT BYTES [options]
@@ -222,6 +225,19 @@ struct sconn {
 	int done;
 };
 
+/* -X: IPV6_HOPOPTS/IPV6_DSTOPTS, an 8-byte header holding only a PadN option. */
+static const char *server_exthdr;
+
+static void set_exthdr(int fd)
+{
+	unsigned char h[8] = { 0, 0, 1, 4, 0, 0, 0, 0 };
+
+	if (server_exthdr &&
+	    setsockopt(fd, IPPROTO_IPV6, strcmp(server_exthdr, "hop") ? IPV6_DSTOPTS : IPV6_HOPOPTS,
+		       h, sizeof(h)))
+		perror("IPV6_DSTOPTS/IPV6_HOPOPTS");
+}
+
 static int server(const char *port, int nconn, const char *out, long long reset_at, int delay_ms,
 		  int hold_ms)
 {
@@ -248,6 +264,7 @@ static int server(const char *port, int nconn, const char *out, long long reset_
 		perror("server");
 		return 1;
 	}
+	set_exthdr(l);
 	printf("listening\n");
 	fflush(stdout);
 	while (nleft) {
@@ -1178,7 +1195,7 @@ int main(int argc, char **argv)
 		goto usage;
 	}
 	while ((opt = getopt(argc, argv, "C:UP:S:T:w:nfext:EirM:z:o:R:D:Q"
-			     "H:Zp:FB:OKy:ANgjYb:L:qk")) != -1) {
+			     "H:Zp:FB:OKy:ANgjYb:L:qkX:")) != -1) {
 		switch (opt) {
 		case 'C': o.cc = optarg; break;
 		case 'U': o.ulp = 1; break;
@@ -1221,6 +1238,7 @@ int main(int argc, char **argv)
 		case 'L': o.linger = atoi(optarg); break;
 		case 'q': o.exit_noclose = 1; break;
 		case 'k': o.off_after_shut = 1; break;
+		case 'X': server_exthdr = optarg; break;
 		default: goto usage;
 		}
 	}
@@ -1240,6 +1258,7 @@ int main(int argc, char **argv)
 	return client(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 usage:
 	fprintf(stderr, "usage: tonic_xfer -s PORT [-M N] [-o FILE] [-R BYTES] [-D MS] [-Q] [-H MS]\n"
+		"                  [-X hop|dst]\n"
 		"       tonic_xfer -c HOST PORT BYTES [-C CC] [-U] [-P PROG] [-S C] [-T US]\n"
 		"                  [-w N] [-n] [-f] [-e] [-x] [-t N] [-E] [-i] [-r] [-M N] [-z SEED] [-Q]\n"
 		"                  [-Z | -p v|f | -F] [-B N [-O]] [-K] [-y MS] [-A]\n"
