@@ -1,10 +1,11 @@
 #!/bin/sh
 # TCP send-path offload against crafted ACKs that kernel TCP drops: during
 # a 12 MB transfer h1 -> h2, tonic_inject on h2 sniffs the connection and
-# sends h1 up to 1000 segments of one kind (one every 3 ms): (a) a bad TCP checksum, (b) an
-# ack beyond snd_nxt, (c) a sequence number outside the receive window,
-# (d) an ack 10 MB old with SACK blocks, (e) SACK blocks beyond snd_nxt and
-# reversed ones, (f) a timestamp failing PAWS.  Each kind first against
+# sends h1 up to 1000 segments of one kind, one every 2 ms: (a) a bad TCP
+# checksum, (b) an ack beyond snd_nxt, (c) a sequence number outside the
+# receive window, (d) an ack 10 MB old with SACK blocks, (e) SACK blocks
+# beyond snd_nxt and reversed ones, (f) a timestamp failing PAWS (see
+# tonic_inject.c for the exact values).  Each kind first against
 # kernel cubic, then offloaded (h1's congestion control "tonic"), on the
 # same path: the offloaded transfer must arrive intact and must not stall
 # (no new byte for 10 s, or 60 s in all, where cubic takes a few seconds).
@@ -30,7 +31,7 @@ case_run() {
 	for cc in cubic tonic; do
 		on h1 sysctl -qw net.ipv4.tcp_congestion_control=$cc
 		: > /tmp/inject.out
-		on h2 tonic_inject -i eth0 -p $((XFER_PORT + 1)) -k "$_kind" -n 1000 -d 3000 \
+		on h2 tonic_inject -i eth0 -p $((XFER_PORT + 1)) -k "$_kind" -n 1000 -d 2000 \
 			> /tmp/inject.out 2>&1 &
 		_inj=$!
 		_i=0
