@@ -81,6 +81,6 @@ xfer_watch() {
 
 # stats_line: /sys/kernel/debug/tonic/stats on one line.
 stats_line() {
-	awk '{ printf "%s%s %s", NR > 1 ? ", " : "", $1, $2 } END { print "" }' \
+	awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 } END { print "" }' \
 		/sys/kernel/debug/tonic/stats
 }
