@@ -8,7 +8,7 @@
 # without a stall (no new byte for 20 s).  h1 sends MSS-sized packets, as
 # on a real wire (gso_max_size 1500: netem corrupts one packet, not one
 # 64 KB GSO burst, and h2 acks every other segment).
-# timeout: 420
+# timeout: 480
 . /tests/lib.sh
 . /tests/xfer-lib.sh
 . /tests/acks-lib.sh
