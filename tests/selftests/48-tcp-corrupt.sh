@@ -2,12 +2,13 @@
 # TCP send-path offload over a path with bit errors: netem "corrupt 1%" and
 # "corrupt 5%" on both hosts' egress, so that data and ACKs arrive with bad
 # TCP checksums (kernel TCP drops them; /proc/net/snmp InCsumErrors counts
-# them, and the test checks that the sender really got some).  8 MB
+# them, and the test checks that the offloaded sender really got some).  8 MB
 # transfers over IPv4 and IPv6, first with kernel cubic, then offloaded
 # (h1's congestion control "tonic"): every byte intact, within 100 s and
-# without a stall (no new byte for 20 s).  h1 sends MSS-sized packets, as
-# on a real wire (gso_max_size 1500: netem corrupts one packet, not one
-# 64 KB GSO burst, and h2 acks every other segment).
+# without a stall (no new byte for 20 s).  h1 (netem also delays 1 ms)
+# sends MSS-sized packets, as on a real wire (gso_max_size 1500: netem
+# corrupts one packet, not one 64 KB GSO burst, and h2 acks every other
+# segment).
 # timeout: 480
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -23,6 +24,7 @@ fails=0 summary=
 for pct in 1% 5%; do
 	tonic_netem h1 delay 1ms corrupt $pct
 	tonic_netem h2 corrupt $pct
+	bad_acks=0
 	for cc in cubic tonic; do
 		on h1 sysctl -qw net.ipv4.tcp_congestion_control=$cc
 		for addr in 10.0.0.2 fd00::2; do
@@ -43,17 +45,20 @@ for pct in 1% 5%; do
 			*) res="$res FAILED rc $rc" ;;
 			esac
 			[ $rc = 0 ] || fails=$((fails + 1))
-			# Not vacuous: ACKs with bad checksums reached h1's TCP.
-			if [ $d1 -lt 1 ]; then
-				res="$res, no bad checksum reached h1"
-				fails=$((fails + 1))
-			fi
+			[ $cc = tonic ] && bad_acks=$((bad_acks + d1))
 			echo "  stats: $(stats_line)"
 			echo "  => $res"
 			summary="$summary
 $res"
 		done
 	done
+	# Not vacuous: ACKs with bad checksums reached the offloaded sender's TCP
+	# (a few per transfer at 1 %: counted over both).
+	if [ $bad_acks -lt 1 ]; then
+		summary="$summary
+corrupt $pct: no ACK with a bad checksum reached h1 during the offloaded runs"
+		fails=$((fails + 1))
+	fi
 done
 
 $TC -n h1 qdisc del dev eth0 root
