@@ -17,7 +17,7 @@
 . /tests/lib.sh
 . /tests/xfer-lib.sh
 . /tests/acks-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 BYTES=12000000
 fails=0 summary=

@@ -13,7 +13,7 @@
 . /tests/lib.sh
 . /tests/xfer-lib.sh
 . /tests/acks-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 on h1 $IP link set dev eth0 gso_max_size 1500 || ksft_fail "gso_max_size"
 BYTES=8000000

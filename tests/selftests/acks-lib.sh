@@ -1,4 +1,4 @@
-# Helpers for the tests that feed the sender bad or unusual ACKs (47-49);
+# Helpers for the tests that feed the sender bad or unusual ACKs (47, 48, 53);
 # `. /tests/acks-lib.sh` after lib.sh and xfer-lib.sh.
 
 # rx_bytes HOST PORT: bytes the established connection on local port PORT

@@ -11,7 +11,7 @@
 . /tests/lib.sh
 . /tests/xfer-lib.sh
 . /tests/acks-lib.sh
-$MODPROBE tonic || ksft_fail "modprobe tonic"
+tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 tonic_netem h1 delay 2ms
 BYTES=8000000
