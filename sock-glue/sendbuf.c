@@ -51,7 +51,7 @@ int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *fr
 			page = alloc_page(sk->sk_allocation | __GFP_NOWARN);
 			if (!page)
 				goto wait;
-			err = xa_err(xa_store(&ctx->pages, idx, page, sk->sk_allocation));
+			err = xa_err(xa_store_bh(&ctx->pages, idx, page, sk->sk_allocation));
 			if (err) {
 				put_page(page);
 				break;
@@ -92,7 +92,7 @@ static void tonic_sbuf_release_pages(struct tonic_sk *ctx, u64 from, u64 to)
 	struct page *p;
 
 	for (i = from >> PAGE_SHIFT; i < (to >> PAGE_SHIFT); i++) {
-		p = xa_erase(&ctx->pages, i);
+		p = xa_erase_bh(&ctx->pages, i);
 		if (p)
 			put_page(p);
 	}

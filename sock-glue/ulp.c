@@ -56,7 +56,11 @@ int tonic_sk_install(struct sock *sk, gfp_t gfp)
 	refcount_set(&ctx->ref, 1);
 	ctx->sk = sk;
 	ctx->dev = tonic_dev_default();
-	xa_init(&ctx->pages);
+	/*
+	 * BH-safe: the pages are freed under the socket's spinlock too
+	 * (destruction from a TCP timer, a reset), which softirqs take.
+	 */
+	xa_init_flags(&ctx->pages, XA_FLAGS_LOCK_BH);
 	spin_lock_init(&ctx->lock);
 	spin_lock_init(&ctx->qlock);
 	INIT_WORK(&ctx->work, tonic_flow_work);
@@ -106,23 +110,32 @@ static void tonic_ulp_release(struct sock *sk)
 
 static int tonic_ulp_get_info(struct sock *sk, struct sk_buff *skb)
 {
-	struct tonic_sk *ctx = rcu_dereference(inet_csk(sk)->icsk_ulp_data);
+	struct tonic_sk *ctx;
 	struct nlattr *nest;
+	int err = 0;
 
+	/* inet_diag calls us without RCU held (kTLS's get_info takes it too). */
+	rcu_read_lock();
+	ctx = rcu_dereference(inet_csk(sk)->icsk_ulp_data);
 	if (!ctx)
-		return 0;
+		goto out;
 	nest = nla_nest_start_noflag(skb, TONIC_DIAG_ATTR);
-	if (!nest)
-		return -EMSGSIZE;
+	if (!nest) {
+		err = -EMSGSIZE;
+		goto out;
+	}
 	if (nla_put_u32(skb, 1, READ_ONCE(ctx->state)) ||
 	    nla_put_u32(skb, 2, READ_ONCE(ctx->flow)) ||
 	    nla_put_u32(skb, 3, READ_ONCE(ctx->seg)) ||
 	    nla_put_string(skb, 4, ctx->prog ? ctx->prog->name : "")) {
 		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+		err = -EMSGSIZE;
+		goto out;
 	}
 	nla_nest_end(skb, nest);
-	return 0;
+out:
+	rcu_read_unlock();
+	return err;
 }
 
 static size_t tonic_ulp_get_info_size(const struct sock *sk)
