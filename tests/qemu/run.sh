@@ -155,8 +155,16 @@ done_rc=$?
 [ $finished = 0 ] && done_rc=1
 verdict $done_rc "$SUITE: guest finished within ${TIMEOUT}s"
 
-splat=$(tr -d '\r' < "$LOG" | grep -E -m 3 \
-	'WARNING:|BUG:|Oops|general protection|Kernel panic|possible (recursive|circular) locking|lockdep|refcount_t:|UBSAN:|KASAN:|kmemleak:|INFO: task .* blocked|soft lockup|hard LOCKUP|RCU stall|rcu_sched detected')
+# Most reports start with WARNING: or BUG:; the debug kernel's checks
+# (check-debug) are listed too, by their own words: lockdep ("possible
+# circular locking dependency", "inconsistent lock state", "possible irq
+# lock inversion", "bad unlock balance", ...), might_sleep ("sleeping
+# function called from invalid context", "scheduling while atomic"), KASAN,
+# KFENCE, debug objects (ODEBUG), list debugging, RCU stalls (rcu_sched or,
+# on a preemptible kernel, rcu_preempt).  Not a splat: PROVE_RCU's boot
+# line "RCU lockdep checking is enabled".
+splat=$(tr -d '\r' < "$LOG" | grep -v 'RCU lockdep checking is enabled' | grep -E -m 3 \
+	'WARNING:|BUG:|Oops|general protection|Kernel panic|possible (recursive|circular) locking|lockdep|refcount_t:|UBSAN:|KASAN:|kmemleak:|INFO: task .* blocked|soft lockup|hard LOCKUP|RCU stall|rcu_sched detected|inconsistent lock state|lock inversion|unlock balance|held lock freed|called from invalid context|scheduling while atomic|KFENCE:|ODEBUG:|list_(add|del) corruption|rcu_preempt detected|detected stalls')
 if [ -n "$splat" ]; then
 	verdict 1 "$SUITE: no kernel splat in guest log"
 	echo "$splat" | sed 's/^/#   /' >> "$TAP"
