@@ -49,6 +49,8 @@ run_tests() {
 		limit=$(sed -n 's/^# timeout: *\([0-9]*\).*/\1/p' "/tests/$t" | head -n 1)
 		limit=$(( ${limit:-300} * TONIC_TIMEOUT_SCALE ))
 		echo "# test: $t"
+		# In the kernel log too: a splat is then seen under its test.
+		echo "tonic-guest: test $t" > /dev/kmsg
 		start=$(date +%s)
 		(cd /tmp && /usr/bin/timeout -s KILL "$limit" "/tests/$t" < /dev/null 2>&1
 		 echo $? > /tmp/.rc) | while IFS= read -r l; do echo "# $l"; done
