@@ -8,8 +8,8 @@
 #  3. the harness on that kernel (tests/qemu/selftest-debug.sh: a clean boot
 #     has no splat, deliberate bugs are reported and fail a run);
 #  4. tests/qemu/run.sh --kernel ... --suite guest-debug, with every test's
-#     limit scaled by TONIC_TIMEOUT_SCALE (default 4) and the whole run
-#     limited to DEBUG_RUN_TIMEOUT seconds (default 3000).
+#     limit scaled by TONIC_TIMEOUT_SCALE (default 3) and the whole run
+#     limited to DEBUG_RUN_TIMEOUT seconds (default 2400).
 # Results: $B/results/harness-debug.tap and guest-debug.tap, serial log
 # $B/qemu/guest-debug.log.  TEST... (paths) run only those tests, no harness.
 # Userspace (make user guest-progs) must be built already (make does it).
@@ -50,7 +50,7 @@ t2=$(date +%s)
 # verdict fails on any splat in the log and the other tests still run.
 # Under TCG on a loaded host this kernel is slow: the lockup, RCU-stall and
 # hung-task detectors get longer bounds (a real lockup still trips them).
-export B TONIC_TIMEOUT_SCALE=${TONIC_TIMEOUT_SCALE:-4}
+export B TONIC_TIMEOUT_SCALE=${TONIC_TIMEOUT_SCALE:-3}
 export TONIC_APPEND="kasan.fault=report kasan_multi_shot watchdog_thresh=30 \
 rcupdate.rcu_cpu_stall_timeout=100 sysctl.kernel.hung_task_timeout_secs=480 ${TONIC_APPEND:-}"
 KOPTS="--kernel $image --modules $DIR/mods --ko $MD"
@@ -66,7 +66,7 @@ fi
 t3=$(date +%s)
 echo "== guest-debug"
 # shellcheck disable=SC2086
-"$TOP"/tests/qemu/run.sh --suite guest-debug --timeout "${DEBUG_RUN_TIMEOUT:-3000}" \
+"$TOP"/tests/qemu/run.sh --suite guest-debug --timeout "${DEBUG_RUN_TIMEOUT:-2400}" \
 	$KOPTS "$@" || rc=1
 t4=$(date +%s)
 echo "check-debug: kernel $((t1 - t0)) s, modules $((t2 - t1)) s," \
