@@ -16,7 +16,7 @@
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=${B:-$TOP/build}
-export DEBUG_KERNEL_DIR=${DEBUG_KERNEL_DIR:-$B/debug-kernel}
+export DEBUG_KERNEL_DIR="${DEBUG_KERNEL_DIR:-$B/debug-kernel}"
 DIR=$DEBUG_KERNEL_DIR
 MD=$B/debug-mod
 
@@ -50,7 +50,7 @@ t2=$(date +%s)
 # verdict fails on any splat in the log and the other tests still run.
 # Under TCG on a loaded host this kernel is slow: the lockup, RCU-stall and
 # hung-task detectors get longer bounds (a real lockup still trips them).
-export B TONIC_TIMEOUT_SCALE=${TONIC_TIMEOUT_SCALE:-3}
+export B TONIC_TIMEOUT_SCALE="${TONIC_TIMEOUT_SCALE:-3}"
 export TONIC_APPEND="kasan.fault=report kasan_multi_shot watchdog_thresh=30 \
 rcupdate.rcu_cpu_stall_timeout=100 sysctl.kernel.hung_task_timeout_secs=480 ${TONIC_APPEND:-}"
 KOPTS="--kernel $image --modules $DIR/mods --ko $MD"
