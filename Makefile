@@ -17,7 +17,7 @@ CORE_HDRS := $(wildcard tonic-core/*.h tonic-core/programs/*.h)
 LIBCORE := $(B)/user/libtonic-core.a
 LIBCORE_ASAN := $(B)/asan/libtonic-core.a
 
-.PHONY: all modules user deps check demo qemu-shell bench bench-e2e clean help
+.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e clean clean-debug help
 all: modules user
 
 help:
@@ -27,11 +27,14 @@ help:
 	@echo "  user         build libtonic-core.a and the userspace tools"
 	@echo "  deps         install the Debian packages the project needs (idempotent)"
 	@echo "  check        unit tests, fuzzing, module build, QEMU guest selftests"
+	@echo "  check-debug  the guest selftests on a debug kernel (lockdep, KASAN, KFENCE,"
+	@echo "               atomic sleep) built from linux-source; not part of check"
 	@echo "  demo         boot a guest, build a two-host network, run a program across it"
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
-	@echo "  clean        remove build products"
+	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
+	@echo "  clean-debug  remove the debug kernel and the modules built against it"
 
 deps:
 	@scripts/install-deps.sh
@@ -73,6 +76,14 @@ check:
 	@scripts/install-deps.sh
 	@scripts/check.sh $(CHECK_SUITES)
 
+# The debug kernel is cached (keyed by the source tarball and
+# tests/qemu/debug.config); DEBUG_KERNEL_DIR may point at a shared one.
+DEBUG_KERNEL_DIR ?= $(B)/debug-kernel
+check-debug:
+	@scripts/install-deps.sh
+	@$(MAKE) -s --no-print-directory user guest-progs
+	@B=$(B) DEBUG_KERNEL_DIR=$(DEBUG_KERNEL_DIR) scripts/check-debug.sh
+
 demo: modules user guest-progs
 	@tests/qemu/run.sh --demo
 
@@ -81,4 +92,7 @@ qemu-shell: modules user guest-progs
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
-	rm -rf $(B)
+	find $(B) -mindepth 1 -maxdepth 1 ! -name debug-kernel -exec rm -rf {} + 2>/dev/null || true
+
+clean-debug:
+	rm -rf $(DEBUG_KERNEL_DIR) $(B)/debug-mod

@@ -3,10 +3,16 @@
 # Build the guest's initramfs: static busybox, the real tools the tests
 # call by absolute path (with their shared libraries), the kernel modules
 # they need, the project's modules, tools and guest selftests.
+# Environment: TONIC_MODROOT (the kernel's modules are under
+# $TONIC_MODROOT/lib/modules/KVER; default /), TONIC_KO_DIR (where tonic.ko
+# and tests/kmod/*.ko are; default the source tree), TONIC_TIMEOUT_SCALE
+# (factor for every test's `# timeout:` in the guest; default 1).
 set -e
 KVER=$1 OUT=$2 TESTS=$3 MODE=$4
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$TOP/build}
+MODROOT=${TONIC_MODROOT:-}
+KODIR=${TONIC_KO_DIR:-$TOP}
 mkdir -p "$B"
 R=$(mktemp -d "$B/initramfs.XXXXXX")
 # mktemp makes it 0700: the guest's / must be usable by unprivileged test users.
@@ -52,14 +58,18 @@ ln -sf /usr/bin/kmod "$R"/usr/sbin/rmmod
 ln -sf /usr/bin/kmod "$R"/usr/sbin/lsmod
 
 M=/lib/modules/$KVER
+# Built-in ones (listed in modules.builtin) show as "builtin NAME": no copy.
 for m in $GUEST_KMODS; do
-	modprobe -S "$KVER" --show-depends "$m" | awk '$1 == "insmod" { print $2 }'
+	modprobe ${MODROOT:+-d "$MODROOT"} -S "$KVER" --show-depends "$m" |
+		awk '$1 == "insmod" { print $2 }'
 done | sort -u | while read -r ko; do
-	mkdir -p "$R$(dirname "$ko")"
-	cp "$ko" "$R$ko"
+	dst=$R$M/${ko#"$MODROOT$M"/}
+	mkdir -p "$(dirname "$dst")"
+	cp "$ko" "$dst"
 done
-cp "$M"/modules.order "$M"/modules.builtin "$M"/modules.builtin.modinfo "$R$M"/ 2>/dev/null || true
-for ko in "$TOP"/*.ko "$TOP"/tests/kmod/*.ko; do
+cp "$MODROOT$M"/modules.order "$MODROOT$M"/modules.builtin "$MODROOT$M"/modules.builtin.modinfo \
+	"$R$M"/ 2>/dev/null || true
+for ko in "$KODIR"/*.ko "$KODIR"/tests/kmod/*.ko; do
 	[ -e "$ko" ] && cp "$ko" "$R$M/extra/"
 done
 depmod -b "$R" "$KVER"
@@ -74,6 +84,7 @@ for t in $TESTS; do
 done
 touch "$R/tests/LIST"
 echo "$MODE" > "$R/tests/MODE"
+echo "${TONIC_TIMEOUT_SCALE:-1}" > "$R/tests/TIMEOUT_SCALE"
 chmod +x "$R"/init "$R"/tests/*
 
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$OUT"

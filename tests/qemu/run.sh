@@ -1,5 +1,6 @@
 #!/bin/sh
-# run.sh [--suite NAME] [--timeout SECONDS] [--backend soft|pci] [--shell | --demo] [TEST...]
+# run.sh [--suite NAME] [--timeout SECONDS] [--backend soft|pci] [--shell | --demo]
+#        [--kernel IMAGE --modules DIR] [--ko DIR] [TEST...]
 #
 # Boot the installed Debian kernel under QEMU (TCG) with an initramfs that
 # holds the project's modules, tools and the given guest tests (files in
@@ -12,6 +13,12 @@
 # device whose shared memory is served by the device model
 # (build/devmodel/tonic-devmodel, restarted if it dies, e.g. by a fault
 # test); the kernel command line says tonic.backend=pci for the tests.
+#
+# --kernel IMAGE --modules DIR: boot IMAGE instead (the debug kernel of
+# `make check-debug`); DIR is its INSTALL_MOD_PATH (DIR/lib/modules/KREL
+# with modules.builtin, ...).  --ko DIR: take tonic.ko and tests/kmod/*.ko
+# from DIR instead of the source tree.  TONIC_TIMEOUT_SCALE=N multiplies
+# every test's own limit (its `# timeout:` line) in the guest.
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$TOP/build}
@@ -20,11 +27,17 @@ TIMEOUT=540
 MODE=test
 MEM=${TONIC_QEMU_MEM:-2G}
 BACKEND=soft
+KERNEL=
+MODROOT=
+KODIR=$TOP
 while [ $# -gt 0 ]; do
 	case $1 in
 	--suite) SUITE=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--backend) BACKEND=$2; shift 2 ;;
+	--kernel) KERNEL=$2; shift 2 ;;
+	--modules) MODROOT=$2; shift 2 ;;
+	--ko) KODIR=$2; shift 2 ;;
 	--shell) MODE=shell; SUITE=shell; shift ;;
 	--demo) MODE=demo; SUITE=demo; shift ;;
 	--) shift; break ;;
@@ -36,8 +49,15 @@ TESTS=$*
 [ "$MODE" = demo ] && TESTS="$TOP/tests/selftests/demo.sh"
 [ -z "$TESTS" ] && [ "$MODE" = test ] && TESTS=$(ls "$TOP"/tests/selftests/[0-9]*.sh)
 
-KVER=$("$TOP"/scripts/kver.sh) || exit 1
-KERNEL=/boot/vmlinuz-$KVER
+if [ -n "$KERNEL" ]; then
+	[ -f "$KERNEL" ] || { echo "run.sh: no kernel image $KERNEL" >&2; exit 1; }
+	[ -n "$MODROOT" ] || { echo "run.sh: --kernel needs --modules DIR" >&2; exit 1; }
+	KVER=$(ls "$MODROOT/lib/modules" 2>/dev/null | head -n 1)
+	[ -n "$KVER" ] || { echo "run.sh: nothing in $MODROOT/lib/modules" >&2; exit 1; }
+else
+	KVER=$("$TOP"/scripts/kver.sh) || exit 1
+	KERNEL=/boot/vmlinuz-$KVER
+fi
 mkdir -p "$B/qemu" "$B/results"
 LOG=$B/qemu/$SUITE.log
 KTAP=$B/qemu/$SUITE.ktap
@@ -45,7 +65,8 @@ INITRD=$B/qemu/$SUITE.cpio.gz
 TAP=$B/results/$SUITE.tap
 : > "$LOG"; : > "$KTAP"
 
-B=$B "$TOP"/tests/qemu/mkinitramfs.sh "$KVER" "$INITRD" "$TESTS" "$MODE" || exit 1
+B=$B TONIC_MODROOT=$MODROOT TONIC_KO_DIR=$KODIR \
+	"$TOP"/tests/qemu/mkinitramfs.sh "$KVER" "$INITRD" "$TESTS" "$MODE" || exit 1
 
 APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 nokaslr ${TONIC_APPEND:-}"
 QEMU="qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m $MEM -nodefaults -no-reboot
@@ -134,8 +155,16 @@ done_rc=$?
 [ $finished = 0 ] && done_rc=1
 verdict $done_rc "$SUITE: guest finished within ${TIMEOUT}s"
 
-splat=$(tr -d '\r' < "$LOG" | grep -E -m 3 \
-	'WARNING:|BUG:|Oops|general protection|Kernel panic|possible (recursive|circular) locking|lockdep|refcount_t:|UBSAN:|KASAN:|kmemleak:|INFO: task .* blocked|soft lockup|hard LOCKUP|RCU stall|rcu_sched detected')
+# Most reports start with WARNING: or BUG:; the debug kernel's checks
+# (check-debug) are listed too, by their own words: lockdep ("possible
+# circular locking dependency", "inconsistent lock state", "possible irq
+# lock inversion", "bad unlock balance", ...), might_sleep ("sleeping
+# function called from invalid context", "scheduling while atomic"), KASAN,
+# KFENCE, debug objects (ODEBUG), list debugging, RCU stalls (rcu_sched or,
+# on a preemptible kernel, rcu_preempt).  Not a splat: PROVE_RCU's boot
+# line "RCU lockdep checking is enabled".
+splat=$(tr -d '\r' < "$LOG" | grep -v 'RCU lockdep checking is enabled' | grep -E -m 3 \
+	'WARNING:|BUG:|Oops|general protection|Kernel panic|possible (recursive|circular) locking|lockdep|refcount_t:|UBSAN:|KASAN:|kmemleak:|INFO: task .* blocked|soft lockup|hard LOCKUP|RCU stall|rcu_sched detected|inconsistent lock state|lock inversion|unlock balance|held lock freed|called from invalid context|scheduling while atomic|KFENCE:|ODEBUG:|list_(add|del) corruption|rcu_preempt detected|detected stalls')
 if [ -n "$splat" ]; then
 	verdict 1 "$SUITE: no kernel splat in guest log"
 	echo "$splat" | sed 's/^/#   /' >> "$TAP"

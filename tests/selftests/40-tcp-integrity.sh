@@ -16,7 +16,7 @@ check() { xfer h1 h2 "$@" -r || fails=$((fails + 1)); }
 for sz in 1 1000 1448 65537 1000000 64000000; do
 	check 10.0.0.2 $sz
 done
-XFER_TIMEOUT=300 check 10.0.0.2 1073741824
+XFER_TIMEOUT=$((300 * TONIC_TIMEOUT_SCALE)) check 10.0.0.2 1073741824
 check fd00::2 1
 check fd00::2 7777777
 # The received stream itself, checked with the real sha256sum too.

@@ -17,10 +17,10 @@ xfer() {
 	on "$_to" tonic_xfer -s $XFER_PORT $XFER_SRV_ARGS > /tmp/xfer.srv 2>&1 &
 	_srv=$!
 	_i=0
-	while ! grep -q listening /tmp/xfer.srv 2>/dev/null && [ $_i -lt 50 ]; do
+	while ! grep -q listening /tmp/xfer.srv 2>/dev/null && [ $_i -lt $((50 * TONIC_TIMEOUT_SCALE)) ]; do
 		sleep 0.1; _i=$((_i + 1))
 	done
-	on "$_from" /usr/bin/timeout "${XFER_TIMEOUT:-120}" \
+	on "$_from" /usr/bin/timeout "${XFER_TIMEOUT:-$((120 * TONIC_TIMEOUT_SCALE))}" \
 		tonic_xfer -c "$_addr" $XFER_PORT "$_bytes" "$@" > /tmp/xfer.cli 2>&1
 	_rc=$?
 	[ $_rc = 0 ] || sleep 1
@@ -42,7 +42,7 @@ glue_stat() {
 # wait_flows_gone SECONDS: wait until no flow is on any device.
 wait_flows_gone() {
 	_i=0
-	while [ "$(glue_stat flows_in_use)" != 0 ] && [ $_i -lt $(($1 * 10)) ]; do
+	while [ "$(glue_stat flows_in_use)" != 0 ] && [ $_i -lt $(($1 * 10 * TONIC_TIMEOUT_SCALE)) ]; do
 		sleep 0.1; _i=$((_i + 1))
 	done
 	[ "$(glue_stat flows_in_use)" = 0 ]
