@@ -53,7 +53,8 @@ for bytes in 4000000 100; do
 	want=$(sed -n 's/^client: sent //p' /tmp/cli.x)
 	got=$(sed -n 's/^server: //p' /tmp/srv.x)
 	[ -n "$want" ] && [ "$want" = "$got" ] || { echo "close in flight: sent '$want' got '$got'"; fails=$((fails + 1)); }
-	[ $((t1 - t0)) -le 1 ] || { echo "close() blocked $((t1 - t0)) s"; fails=$((fails + 1)); }
+	# The whole client run, in whole seconds; a debug kernel is slower.
+	[ $((t1 - t0)) -le $TONIC_TIMEOUT_SCALE ] || { echo "close() blocked $((t1 - t0)) s"; fails=$((fails + 1)); }
 done
 [ "$(glue_stat handbacks)" -ge 1 ] || { echo "no close handed bytes back to TCP"; fails=$((fails + 1)); }
 echo "== the peer resets mid-transfer"

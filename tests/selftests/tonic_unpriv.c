@@ -52,8 +52,11 @@ static int userns(void)
 		return 2;
 	}
 	if (unshare(CLONE_NEWUSER | CLONE_NEWNET)) {
+		int e = errno;	/* perror() may change it */
+
 		perror("tonic_unpriv: unshare(CLONE_NEWUSER | CLONE_NEWNET)");
-		return errno == EPERM || errno == ENOSPC ? 4 : 2;
+		/* Disabled, over the limit, or a kernel without user namespaces: skip. */
+		return e == EPERM || e == ENOSPC || e == EINVAL ? 4 : 2;
 	}
 	if (write_file("/proc/self/setgroups", "deny") ||
 	    write_file("/proc/self/uid_map", "0 65534 1") ||
