@@ -488,7 +488,6 @@ static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 	tonic_carve(sk, ctx);
 	if (acked || burst)
 		tonic_wake(sk);
-	return;
 }
 
 void tonic_flow_work(struct work_struct *w)
