@@ -49,13 +49,7 @@ case_run() {
 		_n=$(sed -n 's/^inject: .* injected \([0-9]*\)\/.*/\1/p' /tmp/inject.out)
 		grep '^inject: .* injected' /tmp/inject.out | sed 's/^/  /'
 		echo "  h1 InCsumErrors +$(($(tcp_mib h1 InCsumErrors) - _csum))"
-		if [ $_rc = 0 ]; then
-			_res="$_res $cc ok ${XW_SECS}s"
-		elif [ $_rc = 124 ]; then
-			_res="$_res $cc STALLED (receiver had $XW_GOT)"
-		else
-			_res="$_res $cc FAILED rc $_rc"
-		fi
+		_res="$_res $cc $(xw_verdict $_rc)"
 		if [ $_rc != 0 ]; then
 			fails=$((fails + 1))
 			[ $cc = cubic ] && echo "  the reference (cubic) failed: the test itself is wrong here"

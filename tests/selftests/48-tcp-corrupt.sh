@@ -38,12 +38,7 @@ for pct in 1% 5%; do
 			rc=$?
 			d1=$(($(tcp_mib h1 InCsumErrors) - c1)) d2=$(($(tcp_mib h2 InCsumErrors) - c2))
 			echo "  InCsumErrors: h1 (ACKs) +$d1, h2 (data) +$d2"
-			res="corrupt $pct $cc $addr:"
-			case $rc in
-			0) res="$res ok ${XW_SECS}s" ;;
-			124) res="$res STALLED (receiver had $XW_GOT)" ;;
-			*) res="$res FAILED rc $rc" ;;
-			esac
+			res="corrupt $pct $cc $addr: $(xw_verdict $rc)"
 			[ $rc = 0 ] || fails=$((fails + 1))
 			[ $cc = tonic ] && bad_acks=$((bad_acks + d1))
 			echo "  stats: $(stats_line)"

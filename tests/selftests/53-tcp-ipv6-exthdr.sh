@@ -47,12 +47,7 @@ run() {
 	sed -n 's/^inject: /  sniff: /p' /tmp/sniff.out | grep -v listening
 	_from=$(sed -n 's/.*, \([0-9]*\) from receiver (\([0-9]*\) with IPv6 ext.*/\1/p' /tmp/sniff.out)
 	_ext_n=$(sed -n 's/.*, \([0-9]*\) from receiver (\([0-9]*\) with IPv6 ext.*/\2/p' /tmp/sniff.out)
-	_res="$_cc ext $_ext:"
-	case $_rc in
-	0) _res="$_res ok ${XW_SECS}s" ;;
-	124) _res="$_res STALLED (receiver had $XW_GOT)" ;;
-	*) _res="$_res FAILED rc $_rc" ;;
-	esac
+	_res="$_cc ext $_ext: $(xw_verdict $_rc)"
 	[ $_rc = 0 ] || fails=$((fails + 1))
 	[ $_cc = tonic ] && [ $_rc = 0 ] && _res="$_res, device timeouts $(timeouts)"
 	_res="$_res, h2 sent ${_ext_n:-?}/${_from:-?} packets with an extension header"

@@ -79,6 +79,15 @@ xfer_watch() {
 	return $_rc
 }
 
+# xw_verdict RC: xfer_watch's outcome in words, for a case's summary line.
+xw_verdict() {
+	case $1 in
+	0) echo "ok ${XW_SECS}s" ;;
+	124) echo "STALLED (receiver had $XW_GOT)" ;;
+	*) echo "FAILED rc $1" ;;
+	esac
+}
+
 # stats_line: /sys/kernel/debug/tonic/stats on one line.
 stats_line() {
 	awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 } END { print "" }' \
