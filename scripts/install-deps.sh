@@ -6,7 +6,7 @@ set -e
 PKGS="linux-image-amd64 linux-headers-amd64 linux-source-6.1 qemu-system-x86
 busybox-static kmod cpio gzip iproute2 iperf3 libnl-3-dev libnl-genl-3-dev
 pkg-config gcc make clang libclang-rt-14-dev sparse python3 procps
-python3-matplotlib"
+python3-matplotlib ethtool"
 
 missing=""
 for p in $PKGS; do

@@ -54,7 +54,8 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	s32 wnd;
 	int err;
 
-	if (!ctx->attached || ctx->sub_pending)
+	/* A refused push waits for the handback: no second one. */
+	if (!ctx->attached || ctx->sub_pending || test_bit(TONIC_HANDBACK, &ctx->bits))
 		return;
 	expired = test_and_clear_bit(TONIC_T_EXPIRED, &ctx->bits);
 	if (expired)
@@ -105,6 +106,7 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 		return;	/* the device still finishes a sub-segment burst: again after it */
 	if (err) {
 		/* Refused: TCP sends these bytes instead (the flow's work hands back). */
+		TONIC_INC(push_refused);
 		set_bit(TONIC_HANDBACK, &ctx->bits);
 		tonic_flow_kick(ctx);
 		return;

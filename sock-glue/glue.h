@@ -131,7 +131,7 @@ struct tonic_glue_stats {
 	atomic64_t installs, attaches, detaches, fallback_full, fallback_md5, fallback_urg,
 		   fallback_other, fallback_repair, fallback_quota, acks_in, acks_dropped,
 		   acks_bad_csum, segs_tx, segs_rtx, tx_errors, handbacks, handback_bytes,
-		   failed, failovers, aborted, auto_adopted, rebases;
+		   failed, failovers, aborted, auto_adopted, rebases, push_refused;
 };
 extern struct tonic_glue_stats tonic_gstats;
 #define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)

@@ -22,6 +22,7 @@ static int tonic_stats_show(struct seq_file *m, void *v)
 	P(fallback_urg); P(fallback_other); P(fallback_repair); P(fallback_quota); P(acks_in);
 	P(acks_dropped); P(acks_bad_csum); P(segs_tx); P(segs_rtx); P(tx_errors); P(handbacks);
 	P(handback_bytes); P(failed); P(failovers); P(aborted); P(auto_adopted); P(rebases);
+	P(push_refused);
 	if (!dev)
 		return 0;
 	dev->ops->dev_stats(dev, &cs);

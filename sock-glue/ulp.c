@@ -160,6 +160,7 @@ struct tcp_ulp_ops tonic_ulp_ops = {
 static void tonic_ca_init(struct sock *sk)
 {
 	struct inet_connection_sock *icsk = inet_csk(sk);
+	int err;
 
 	if (!((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_SYN_RECV | TCPF_CLOSE_WAIT)))
 		return;
@@ -171,9 +172,11 @@ static void tonic_ca_init(struct sock *sk)
 	}
 	if (!try_module_get(THIS_MODULE))
 		return;
-	if (tonic_sk_install(sk, GFP_ATOMIC)) {
+	err = tonic_sk_install(sk, GFP_ATOMIC);
+	if (err) {
 		module_put(THIS_MODULE);
-		TONIC_INC(fallback_other);
+		if (err != -EOPNOTSUPP)	/* counted as fallback_repair already */
+			TONIC_INC(fallback_other);
 		return;
 	}
 	/* tcp_cleanup_ulp() calls our release and drops the module reference. */

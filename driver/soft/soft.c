@@ -8,12 +8,17 @@
  * hands the output to the flows' clients under the lock, and then either
  * requeues itself (more work now), arms an hrtimer for the engine's next
  * busy cycle (timers: RTO, rate credit), or goes idle (nothing to do).
+ *
+ * For tests, as netdevsim does: /sys/kernel/debug/tonic_soft0/fail_push
+ * holds a number of pushes to refuse (-EIO), the way a device that cannot
+ * take more work would.
  */
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <linux/hrtimer.h>
 #include <linux/workqueue.h>
 #include <linux/ktime.h>
+#include <linux/debugfs.h>
 #include "../device.h"
 #include <trace/events/tonic.h>
 
@@ -33,6 +38,8 @@ struct tonic_soft {
 	struct tonic_desc desc[TONIC_SOFT_BUDGET];
 	struct tonic_note note[TONIC_SOFT_NOTES];
 	u64 runs, doorbells, timer_fires, in_dropped;
+	atomic_t fail_push;		/* pushes still to refuse (debugfs) */
+	struct dentry *dbg;
 };
 
 static inline struct tonic_soft *to_soft(struct tonic_dev *dev)
@@ -167,6 +174,8 @@ static int soft_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
 	struct tonic_soft *s = to_soft(dev);
 	int err;
 
+	if (unlikely(atomic_read(&s->fail_push)) && atomic_dec_if_positive(&s->fail_push) >= 0)
+		return -EIO;
 	spin_lock_bh(&s->lock);
 	soft_catch_up(s);
 	err = tonic_push(s->tc, flow, tail, last_len);
@@ -219,6 +228,7 @@ static void soft_destroy(struct tonic_dev *dev)
 {
 	struct tonic_soft *s = to_soft(dev);
 
+	debugfs_remove(s->dbg);
 	WRITE_ONCE(s->dying, true);
 	hrtimer_cancel(&s->timer);
 	cancel_work_sync(&s->poll);
@@ -273,6 +283,8 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps)
 	s->dev.backend = "soft";
 	s->dev.wnd_bits = cfg.wnd_bits;
 	s->dev.ring_depth = cfg.ring_depth;
+	s->dbg = debugfs_create_dir("tonic_soft0", NULL);
+	debugfs_create_atomic_t("fail_push", 0600, s->dbg, &s->fail_push);
 	return &s->dev;
 err:
 	tonic_core_destroy(s->tc);

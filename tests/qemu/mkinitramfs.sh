@@ -23,7 +23,8 @@ trap 'rm -rf "$R"' EXIT
 GUEST_KMODS="veth sch_netem bridge tcp_diag"
 # Real programs, called by absolute path (busybox's applets shadow names).
 GUEST_BINS="/usr/bin/ip /usr/sbin/tc /usr/bin/ss /usr/bin/iperf3 /usr/bin/kmod
-/usr/bin/timeout /usr/bin/sha256sum /usr/bin/head /usr/bin/dd /usr/bin/python3"
+/usr/bin/timeout /usr/bin/sha256sum /usr/bin/head /usr/bin/dd /usr/bin/python3
+/usr/sbin/ethtool"
 
 mkdir -p "$R"/bin "$R"/usr/bin "$R"/usr/sbin "$R"/proc "$R"/sys "$R"/dev \
 	"$R"/tmp "$R"/run "$R"/etc "$R"/root "$R"/tests "$R"/lib/modules/"$KVER"/extra

@@ -23,7 +23,8 @@
  *   paws     timestamp far in the past (fails PAWS), ACK in the future
  *   sniff    inject nothing: watch until the connection ends (at most MS
  *            from the start) and report what was seen, IPv6 extension
- *            headers included
+ *            headers included, and the sender's data packets with CWR
+ *            (as captured: a GSO packet counts once, at its full length)
  *
  * "ACK in the future": one in four is hi + 1 MB (hi = the end of the
  * highest segment the sender was seen to send), the others are spread over
@@ -77,6 +78,9 @@ struct conn {
 	int peer_fin, self_fin;
 	unsigned long pkts_peer, pkts_self, data_peer, self_ext, self_ext_types, peer_ext;
 	uint64_t bytes_peer;
+	/* The sender's largest data packet, and those with CWR (GSO ones unsplit). */
+	unsigned long cwr_peer;
+	int data_max, cwr_max;
 	/* Which one. */
 	uint16_t peer_port;
 	int locked;				/* 2: by its SYN */
@@ -289,6 +293,13 @@ static void learn(struct conn *c, const unsigned char *f, int caplen, int port, 
 		if (paylen) {
 			c->data_peer++;
 			c->bytes_peer += paylen;
+			if (paylen > c->data_max)
+				c->data_max = paylen;
+			if (th[13] & 0x80) {
+				c->cwr_peer++;
+				if (paylen > c->cwr_max)
+					c->cwr_max = paylen;
+			}
 		}
 		if (!c->have_peer || seq_after(end, c->peer_hi))
 			c->peer_hi = end;
@@ -589,11 +600,11 @@ int main(int argc, char **argv)
 	t_start = kind == K_SNIFF ? t_start : t_ready ? t_ready : now_ms();
 	printf("inject: %s injected %lu/%d over %.0f ms (stop: %s, send errors %lu); seen %lu pkts "
 	       "from sender (%lu data, %llu bytes), %lu from receiver (%lu with IPv6 ext headers, "
-	       "types 0x%lx), v%d wscale %d%s\n",
+	       "types 0x%lx), v%d wscale %d%s; mss %d, largest data %d, %lu CWR (largest %d)\n",
 	       kind_names[kind], injected, kind == K_SNIFF ? 0 : count, now_ms() - t_start, stop,
 	       errors, c.pkts_peer, c.data_peer, (unsigned long long)c.bytes_peer, c.pkts_self,
 	       c.self_ext, c.self_ext_types, c.v6 ? 6 : 4, c.self_wscale,
-	       c.wscale_known ? "" : " (assumed)");
+	       c.wscale_known ? "" : " (assumed)", c.mss, c.data_max, c.cwr_peer, c.cwr_max);
 	close(s);
 	if (kind == K_SNIFF)
 		return c.have_self && c.have_peer ? 0 : 1;

@@ -1,0 +1,87 @@
+#!/bin/sh
+# ECN: the offloaded sender's CWR goes out as kernel TCP sends it -- on the
+# first packet of a GSO burst only (tcp_ecn_send: SKB_GSO_TCP_ECN), never
+# repeated over every segment of the burst.  h1's eth0 cannot segment
+# ECN bursts itself (ethtool tx-tcp-ecn-segmentation off), so a burst
+# marked SKB_GSO_TCP_ECN is cut into packets on h1, and one that is not
+# reaches h2 whole with CWR set: h2's sniffer then sees a CWR packet longer
+# than one MSS.  netem on h1 marks CE instead of dropping (loss 5% ecn):
+# h2 echoes ECE, the sender reduces its window and sets CWR.  With C =
+# MSS the device's CWR segment goes out alone; with C = 10 MSS it is a
+# burst of its own.  Kernel cubic
+# on the same path is the reference; the check is not vacuous: bursts
+# larger than one MSS do reach the sniffer, and both senders set CWR.
+# timeout: 200
+. /tests/lib.sh
+. /tests/xfer-lib.sh
+. /tests/acks-lib.sh
+ETHTOOL=/usr/sbin/ethtool
+[ -x $ETHTOOL ] || ksft_fail "no ethtool in the guest (scripts/install-deps.sh installs it)"
+tonic_load || ksft_fail "modprobe tonic"
+tonic_hosts 2 || ksft_fail "tonic_hosts"
+for h in h1 h2; do on $h sysctl -qw net.ipv4.tcp_ecn=1 || ksft_fail "sysctl tcp_ecn"; done
+on h1 $ETHTOOL -K eth0 tx-tcp-ecn-segmentation off || ksft_fail "ethtool -K"
+on h1 $ETHTOOL -k eth0 | grep -q 'tx-tcp-ecn-segmentation: off' ||
+	ksft_fail "tx-tcp-ecn-segmentation still on"
+tonic_netem h1 delay 2ms loss 5% ecn
+BYTES=12000000
+fails=0 summary=
+
+# run CC [CLIENT_OPTS]: one transfer h1 -> h2 with h2 sniffing; checks the CWR packets.
+run() {
+	_cc=$1
+	shift
+	on h1 sysctl -qw net.ipv4.tcp_congestion_control=$_cc
+	echo "== $_cc"
+	: > /tmp/sniff.out
+	on h2 sh -c 'echo $$ > /tmp/sniff.pid; exec tonic_inject "$@"' sh \
+		-i eth0 -p $((XFER_PORT + 1)) -k sniff -d 60000 > /tmp/sniff.out 2>&1 &
+	_snf=$!
+	_i=0
+	while ! grep -q listening /tmp/sniff.out && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+	if [ $_cc = tonic ]; then
+		xfer_watch h1 h2 10.0.0.2 $BYTES -r -i "$@"
+	else
+		xfer_watch h1 h2 10.0.0.2 $BYTES -i
+	fi
+	_rc=$?
+	sleep 1
+	kill "$(cat /tmp/sniff.pid)" 2>/dev/null
+	wait $_snf
+	sed -n 's/^inject: /  sniff: /p' /tmp/sniff.out | grep -v listening
+	_l=$(grep 'largest data' /tmp/sniff.out)
+	_mss=$(echo "$_l" | sed -n 's/.*; mss \([0-9]*\),.*/\1/p')
+	_big=$(echo "$_l" | sed -n 's/.*largest data \([0-9]*\),.*/\1/p')
+	_ncwr=$(echo "$_l" | sed -n 's/.*, \([0-9]*\) CWR (largest \([0-9]*\)).*/\1/p')
+	_cwrmax=$(echo "$_l" | sed -n 's/.*, \([0-9]*\) CWR (largest \([0-9]*\)).*/\2/p')
+	_res="$_cc $*: $(xw_verdict $_rc), mss ${_mss:-?}, largest burst ${_big:-?}, ${_ncwr:-?} CWR packets (largest ${_cwrmax:-?})"
+	[ $_rc = 0 ] || fails=$((fails + 1))
+	if [ -z "$_mss" ] || [ -z "$_cwrmax" ]; then
+		_res="$_res: the sniffer saw nothing"
+		fails=$((fails + 1))
+	elif [ "$_ncwr" = 0 ]; then
+		_res="$_res: no CWR at all (ECN not exercised)"
+		fails=$((fails + 1))
+	elif [ "$_big" -le "$_mss" ]; then
+		_res="$_res: no burst larger than one MSS reached the sniffer (check vacuous)"
+		fails=$((fails + 1))
+	elif [ "$_cwrmax" -gt "$_mss" ]; then
+		_res="$_res: CWR on a whole burst (not SKB_GSO_TCP_ECN)"
+		fails=$((fails + 1))
+	fi
+	echo "  => $_res"
+	summary="$summary
+$_res"
+}
+
+run cubic
+run tonic
+# A segment of C = 10 MSS is one GSO skb of its own: CWR lands on a burst.
+run tonic -S 14480
+$TC -n h1 qdisc del dev eth0 root
+echo "== summary$summary"
+[ $fails = 0 ] || ksft_fail "$fails check(s) failed"
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
+wait_flows_gone 10 || ksft_fail "flows left on the device"
+tonic_hosts_del
+exit $KSFT_PASS
