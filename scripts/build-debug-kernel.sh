@@ -25,9 +25,12 @@ FRAG=$TOP/tests/qemu/debug.config
 # Bump when the way the kernel is configured or built changes.
 RECIPE=1
 JOBS=${DEBUG_KERNEL_JOBS:-2}
-TARBALL=${LINUX_SOURCE_TARBALL:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)}
-[ -n "$TARBALL" ] && [ -f "$TARBALL" ] || {
-	echo "build-debug-kernel: no /usr/src/linux-source-*.tar.xz: make deps" >&2
+# The source of the kernel the modules target (kver.sh: 6.1.0-N-amd64 ->
+# linux-source-6.1), not the newest one installed (6.12 is there for YNL).
+mm=$("$TOP"/scripts/kver.sh | sed -n 's/^\([0-9]*\.[0-9]*\).*/\1/p')
+TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-$mm.tar.xz}
+[ -n "$mm" ] && [ -f "$TARBALL" ] || {
+	echo "build-debug-kernel: no /usr/src/linux-source-$mm.tar.xz: make deps" >&2
 	exit 1
 }
 
