@@ -187,6 +187,11 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 		/* TCP has taken the socket's tsoffset off the echo already. */
 		u32 ms = tcp_time_stamp_raw() - tp->rx_opt.rcv_tsecr;
 
+		/* RFC 6298's alpha = 1/8; timestamps tick in ms, so 0 says only "< 1 ms". */
+		if (ms && ms < 60000)
+			ctx->srtt_us = ctx->srtt_us ?
+				ctx->srtt_us - (ctx->srtt_us >> 3) + ms * (USEC_PER_MSEC / 8) :
+				ms * USEC_PER_MSEC;
 		if (ms < 60000)
 			pkt.rtt = (u32)min_t(u64, div_u64((u64)ms * NSEC_PER_MSEC * 1000,
 						  ctx->dev->cycle_ps), U32_MAX);

@@ -105,6 +105,7 @@ struct tonic_sk {
 	u64 base_off, ttail;
 	u32 peer_right;			/* right edge of the peer's receive window (seq) */
 	u32 last_ack;			/* last cumulative ack fed to the device (seq) */
+	u32 srtt_us;			/* smoothed RTT of the committed ACKs, 0: none yet */
 	bool wnd_blocked;
 	/*
 	 * Highest offset this flow (this device, since attach or failover) has
@@ -196,6 +197,7 @@ u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 void tonic_client_desc(void *priv, const struct tonic_desc *d);
 void tonic_client_note(void *priv, const struct tonic_note *n);
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx);
+void tonic_pace(struct sock *sk, struct tonic_sk *ctx);
 void tonic_wake(struct sock *sk);
 
 /* glue.c: the device client, registration (tonic_main.c) */

@@ -484,6 +484,8 @@ static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 		spin_unlock_bh(&ctx->lock);
 		ctx->sub_pending = false;
 	}
+	if (acked)
+		tonic_pace(sk, ctx);
 	tonic_tx_ring(sk, ctx);
 	tonic_carve(sk, ctx);
 	if (acked || burst)

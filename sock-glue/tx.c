@@ -192,6 +192,44 @@ void tonic_wake(struct sock *sk)
 }
 
 /* Under lock_sock: transmit the descriptors the device handed over. */
+/*
+ * The device decides the window; the qdisc and the socket's own
+ * accounting must see it.  Kernel TCP updates snd_cwnd and sk_pacing_rate
+ * only for ACKs of data in its own retransmit queue, which is empty while
+ * the device sends, so both would stay at their values of the handshake:
+ * sch_fq would pace the flow at ten segments per RTT.  Mirror the device's
+ * window into snd_cwnd (ss shows it; TCP starts from it after a handback)
+ * and set the pacing rate as tcp_update_pacing_rate() does, from the RTT
+ * of the ACKs the device got (the handshake's below 1 ms), or from the
+ * program's rate when it sends by rate.
+ */
+void tonic_pace(struct sock *sk, struct tonic_sk *ctx)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	struct tonic_flow_stats st;
+	u32 cwnd, srtt;
+	u64 rate;
+
+	if (!ctx->attached || ctx->dev->ops->flow_stats(ctx->dev, ctx->flow, &st))
+		return;
+	cwnd = clamp_t(u64, div_u64((u64)st.cwnd * ctx->seg, tp->mss_cache), 1,
+		       tp->snd_cwnd_clamp);
+	tcp_snd_cwnd_set(tp, cwnd);
+	if (ctx->prog->credit == TONIC_CREDIT_RATE) {
+		rate = (u64)st.rate_kbps * 1000 / 8;
+	} else {
+		srtt = ctx->srtt_us ? ctx->srtt_us << 3 : tp->srtt_us;
+		rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3);
+		rate *= cwnd < tp->snd_ssthresh / 2 ?
+			READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_pacing_ss_ratio) :
+			READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_pacing_ca_ratio);
+		rate *= cwnd;
+		if (srtt)
+			rate = div_u64(rate, srtt);
+	}
+	WRITE_ONCE(sk->sk_pacing_rate, min_t(u64, rate, READ_ONCE(sk->sk_max_pacing_rate)));
+}
+
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 {
 	struct tonic_desc d;

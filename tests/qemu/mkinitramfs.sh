@@ -20,7 +20,7 @@ chmod 755 "$R"
 trap 'rm -rf "$R"' EXIT
 
 # Kernel modules the guest loads, resolved with their dependencies.
-GUEST_KMODS="veth sch_netem bridge tcp_diag"
+GUEST_KMODS="veth sch_netem sch_fq bridge tcp_diag"
 # Real programs, called by absolute path (busybox's applets shadow names).
 GUEST_BINS="/usr/bin/ip /usr/sbin/tc /usr/bin/ss /usr/bin/iperf3 /usr/bin/kmod
 /usr/bin/timeout /usr/bin/sha256sum /usr/bin/head /usr/bin/dd /usr/bin/python3

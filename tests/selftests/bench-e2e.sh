@@ -2,7 +2,8 @@
 # `make bench-e2e`: the same two-host path, the same runs, offloaded (the
 # congestion control "tonic" on the sender: the soft Tonic device with
 # newreno) against the kernel's own TCP (reno, cubic).  iperf3 goodput and
-# the sender's CPU time, clean and with 1 % loss; 1-byte ping-pong latency.
+# the sender's CPU time, clean and with 1 % loss; under sch_fq at 50 ms RTT;
+# 1-byte ping-pong latency.
 # Prints figures; not a pass/fail timing.  Under TCG every figure is an
 # emulated CPU's: compare the ratios, not the absolute numbers.
 # timeout: 600
@@ -45,6 +46,24 @@ for loss in 0 1; do
 		       r > 0 ? t / r : 0, c > 0 ? t / c : 0 }'
 done
 $TC -n h1 qdisc del dev eth0 root 2>/dev/null
+
+echo "== sch_fq on h1 (it paces each socket at sk_pacing_rate), 50 ms RTT, median of $R"
+$TC -n h1 qdisc replace dev eth0 root fq
+tonic_netem h2 delay 50ms
+for cc in tonic cubic; do
+	: > /tmp/g
+	i=0
+	while [ $i -lt $R ]; do
+		set -- $(iperf_run $cc)
+		echo "$1" >> /tmp/g
+		i=$((i + 1))
+	done
+	eval "fq_$cc=$(median < /tmp/g)"
+	printf '  fq     %-6s %8s Mbit/s\n' $cc "$(median < /tmp/g)"
+done
+awk -v t="$fq_tonic" -v c="$fq_cubic" 'BEGIN { printf "  fq     offloaded/cubic %.2f\n", c > 0 ? t / c : 0 }'
+$TC -n h1 qdisc del dev eth0 root 2>/dev/null
+$TC -n h2 qdisc del dev eth0 root 2>/dev/null
 
 echo "== 1-byte ping-pong h1 <-> h2, 5000 round trips (microseconds)"
 for mode in native offloaded; do

@@ -1,0 +1,40 @@
+#!/bin/sh
+# An offloaded socket's pacing rate and cwnd (what sch_fq, TSQ and `ss -ti`
+# read) follow the device's window, as kernel TCP's follow its own: after a
+# few seconds of bulk transfer at 50 ms RTT, under sch_fq, ss shows a cwnd
+# above the initial 10 and a pacing rate of 1 to 2.5 times cwnd * mss /
+# rtt (tcp_update_pacing_rate: 200 % in slow start, 120 % after), not the
+# rate of the handshake.  Kernel cubic on the same path as the reference.
+# timeout: 120
+. /tests/lib.sh
+tonic_load || ksft_fail "modprobe tonic"
+tonic_hosts 2 || ksft_fail "tonic_hosts"
+$TC -n h1 qdisc replace dev eth0 root fq || ksft_fail "sch_fq"
+tonic_netem h2 delay 50ms
+on h2 $IPERF -s -D -p 5201
+sleep 0.5
+fails=0
+
+for cc in cubic tonic; do
+	on h1 $IPERF -c 10.0.0.2 -p 5201 -t 6 -C $cc > /dev/null 2>&1 & c=$!
+	sleep 4
+	# The data connection: the one with bytes in flight.
+	line=$(on h1 $SS -tniH "( dport = :5201 )" | tr '\n' ' ' | sed 's/ESTAB/\nESTAB/g' | grep 'bytes_sent:[0-9]\{6,\}' | head -n 1)
+	wait $c
+	cwnd=$(echo "$line" | sed -n 's/.* cwnd:\([0-9]*\).*/\1/p')
+	mss=$(echo "$line" | sed -n 's/.* mss:\([0-9]*\).*/\1/p')
+	rtt=$(echo "$line" | sed -n 's/.* rtt:\([0-9.]*\)\/.*/\1/p')
+	pr=$(echo "$line" | sed -n 's/.* pacing_rate \([0-9.]*\)\([KMG]*\)bps.*/\1 \2/p')
+	verdict=$(echo "$cwnd $mss $rtt $pr" | awk '{
+		r = $4; if ($5 == "K") r *= 1e3; if ($5 == "M") r *= 1e6; if ($5 == "G") r *= 1e9
+		if ($1 == "" || $3 == "" || r == 0) { print "FAIL no figures"; exit }
+		w = $1 * $2 * 8 / ($3 / 1000)
+		x = r / w
+		printf "%s cwnd %d, pacing %.1f Mbit/s = %.2f x cwnd*mss/rtt\n",
+		       ($1 > 10 && x >= 1 && x <= 2.5) ? "ok  " : "FAIL", $1, r / 1e6, x }')
+	echo "$cc: $verdict"
+	case $verdict in ok*) ;; *) echo "  ss: $line"; fails=$((fails + 1)) ;; esac
+done
+[ $fails = 0 ] || ksft_fail "$fails check(s) failed"
+tonic_hosts_del
+exit $KSFT_PASS
