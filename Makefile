@@ -2,6 +2,23 @@
 # Tonic for Linux: kernel module (Kbuild), userspace library and tools, tests.
 # `make help` lists the targets.
 
+# Every goal but these needs Debian packages (compiler, kernel headers,
+# libnl, QEMU, ...): they are installed while the Makefile is read, before
+# KVER, pkg-config and the linux-source tarball are looked up below, so a
+# fresh machine builds in one go.  Sub-makes skip the check (NODEPS is
+# exported); `make NODEPS=1 ...` skips it too (a build as non-root with
+# the packages it needs already there).
+NODEPS_GOALS := help clean clean-debug deps uninstall
+ifeq ($(NODEPS),)
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+DEPS_RC := $(shell scripts/install-deps.sh >&2; echo $$?)
+ifneq ($(DEPS_RC),0)
+$(error scripts/install-deps.sh failed (exit $(DEPS_RC)))
+endif
+endif
+endif
+export NODEPS := 1
+
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 B := $(CURDIR)/build
@@ -25,7 +42,8 @@ help:
 	@echo "  all          build the module (tonic.ko) and the userspace library and tools"
 	@echo "  modules      build tonic.ko and the test modules against the installed headers"
 	@echo "  user         build libtonic-core.a and the userspace tools"
-	@echo "  deps         install the Debian packages the project needs (idempotent)"
+	@echo "  deps         install the Debian packages the project needs (idempotent;"
+	@echo "               every other target but clean/uninstall/help does it first)"
 	@echo "  check        unit tests, fuzzing, module build, QEMU guest selftests"
 	@echo "  check-debug  the guest selftests on a debug kernel (lockdep, KASAN, KFENCE,"
 	@echo "               atomic sleep) built from linux-source; not part of check"
@@ -73,14 +91,12 @@ include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 
 check:
-	@scripts/install-deps.sh
 	@scripts/check.sh $(CHECK_SUITES)
 
 # The debug kernel is cached (keyed by the source tarball and
 # tests/qemu/debug.config); DEBUG_KERNEL_DIR may point at a shared one.
 DEBUG_KERNEL_DIR ?= $(B)/debug-kernel
 check-debug:
-	@scripts/install-deps.sh
 	@$(MAKE) -s --no-print-directory user guest-progs
 	@B=$(B) DEBUG_KERNEL_DIR=$(DEBUG_KERNEL_DIR) scripts/check-debug.sh
 
