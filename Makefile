@@ -23,8 +23,14 @@ KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 B := $(CURDIR)/build
 
+# Userspace: CC, CPPFLAGS, CFLAGS and LDFLAGS from the environment or the
+# command line are appended to the project's own flags (a distribution's
+# hardening flags, another -O).  The sanitizer builds (unit-asan, fuzz)
+# keep their own.
 CC ?= cc
-CFLAGS_USER := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I$(CURDIR)/include -I$(CURDIR)/tonic-core
+TONIC_VERSION := $(shell cat VERSION)
+CFLAGS_USER := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I$(CURDIR)/include \
+	-I$(CURDIR)/tonic-core $(CPPFLAGS) $(CFLAGS)
 CFLAGS_ASAN := -O1 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -I$(CURDIR)/include -I$(CURDIR)/tonic-core
 
