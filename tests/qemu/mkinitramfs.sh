@@ -62,6 +62,7 @@ ln -sf /usr/bin/kmod "$R"/usr/sbin/modprobe
 ln -sf /usr/bin/kmod "$R"/usr/sbin/insmod
 ln -sf /usr/bin/kmod "$R"/usr/sbin/rmmod
 ln -sf /usr/bin/kmod "$R"/usr/sbin/lsmod
+ln -sf /usr/bin/kmod "$R"/usr/sbin/modinfo
 
 M=/lib/modules/$KVER
 # Built-in ones (listed in modules.builtin) show as "builtin NAME": no copy.
