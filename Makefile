@@ -57,6 +57,10 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
+	@echo "  install      install tonic.ko (/lib/modules/KVER/extra, depmod), tonic(8) and"
+	@echo "               its man page, <linux/tonic.h>, the YNL spec (share/ynl/specs);"
+	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
+	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"
 
@@ -111,6 +115,42 @@ demo: modules user guest-progs
 
 qemu-shell: modules user guest-progs
 	@tests/qemu/run.sh --shell
+
+# Install: the module under /lib/modules/KVER/$(INSTALL_MOD_DIR) (the
+# kernel looks nowhere else, whatever PREFIX says), tonic(8) and its man
+# page, the UAPI header and the YNL spec under PREFIX; all under DESTDIR.
+# depmod runs only for a real install (no DESTDIR): a package's postinst
+# runs it.  tests/kmod's modules are never installed.
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+INCLUDEDIR ?= $(PREFIX)/include
+INSTALL_MOD_DIR ?= extra
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+INSTALL_FILES := $(SBINDIR)/tonic $(MANDIR)/man8/tonic.8 $(INCLUDEDIR)/linux/tonic.h \
+	$(DATADIR)/ynl/specs/tonic.yaml
+
+# The check suite: install/uninstall into a temporary DESTDIR, versions, linking.
+.PHONY: install uninstall install-check
+install-check: modules user
+	@B=$(B) tests/pkg/install.sh
+CHECK_SUITES += install-check
+
+install: modules $(B)/user/tonic
+	install -D -m 0644 tonic.ko $(MODDIR)/tonic.ko
+	install -D -m 0755 $(B)/user/tonic $(DESTDIR)$(SBINDIR)/tonic
+	install -D -m 0644 userspace-tools/tonic/tonic.8 $(DESTDIR)$(MANDIR)/man8/tonic.8
+	install -D -m 0644 include/uapi/linux/tonic.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic.h
+	install -D -m 0644 Documentation/netlink/specs/tonic.yaml \
+		$(DESTDIR)$(DATADIR)/ynl/specs/tonic.yaml
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall:
+	@test -n "$(KVER)" || { echo "no kernel headers: cannot tell KVER (pass KVER=...)"; exit 1; }
+	rm -f $(MODDIR)/tonic.ko $(addprefix $(DESTDIR),$(INSTALL_FILES))
+	-rmdir $(DESTDIR)$(DATADIR)/ynl/specs $(DESTDIR)$(DATADIR)/ynl 2>/dev/null
+	$(if $(DESTDIR),,depmod -a $(KVER))
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
