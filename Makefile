@@ -63,6 +63,11 @@ help:
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"
+	@echo "Variables:"
+	@echo "  NODEPS=1     do not check/install the Debian packages first"
+	@echo "  STATIC=1     link tonic(8) with libnl statically (default: shared)"
+	@echo "  CC, CPPFLAGS, CFLAGS, LDFLAGS  used for the userspace programs, after"
+	@echo "               the project's own flags"
 
 deps:
 	@scripts/install-deps.sh
