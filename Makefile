@@ -2,12 +2,35 @@
 # Tonic for Linux: kernel module (Kbuild), userspace library and tools, tests.
 # `make help` lists the targets.
 
+# Every goal but these needs Debian packages (compiler, kernel headers,
+# libnl, QEMU, ...): they are installed while the Makefile is read, before
+# KVER, pkg-config and the linux-source tarball are looked up below, so a
+# fresh machine builds in one go.  Sub-makes skip the check (NODEPS is
+# exported); `make NODEPS=1 ...` skips it too (a build as non-root with
+# the packages it needs already there).
+NODEPS_GOALS := help clean clean-debug deps uninstall
+ifeq ($(NODEPS),)
+ifneq ($(filter-out $(NODEPS_GOALS),$(or $(MAKECMDGOALS),all)),)
+DEPS_RC := $(shell scripts/install-deps.sh >&2; echo $$?)
+ifneq ($(DEPS_RC),0)
+$(error scripts/install-deps.sh failed (exit $(DEPS_RC)))
+endif
+endif
+endif
+export NODEPS := 1
+
 KVER ?= $(shell scripts/kver.sh 2>/dev/null)
 KDIR ?= /lib/modules/$(KVER)/build
 B := $(CURDIR)/build
 
+# Userspace: CC, CPPFLAGS, CFLAGS and LDFLAGS from the environment or the
+# command line are appended to the project's own flags (a distribution's
+# hardening flags, another -O).  The sanitizer builds (unit-asan, fuzz)
+# keep their own.
 CC ?= cc
-CFLAGS_USER := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I$(CURDIR)/include -I$(CURDIR)/tonic-core
+TONIC_VERSION := $(shell cat VERSION)
+CFLAGS_USER := -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -I$(CURDIR)/include \
+	-I$(CURDIR)/tonic-core $(CPPFLAGS) $(CFLAGS)
 CFLAGS_ASAN := -O1 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all -I$(CURDIR)/include -I$(CURDIR)/tonic-core
 
@@ -25,7 +48,8 @@ help:
 	@echo "  all          build the module (tonic.ko) and the userspace library and tools"
 	@echo "  modules      build tonic.ko and the test modules against the installed headers"
 	@echo "  user         build libtonic-core.a and the userspace tools"
-	@echo "  deps         install the Debian packages the project needs (idempotent)"
+	@echo "  deps         install the Debian packages the project needs (idempotent;"
+	@echo "               every other target but clean/uninstall/help does it first)"
 	@echo "  check        unit tests, fuzzing, module build, QEMU guest selftests"
 	@echo "  check-debug  the guest selftests on a debug kernel (lockdep, KASAN, KFENCE,"
 	@echo "               atomic sleep) built from linux-source; not part of check"
@@ -33,8 +57,17 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
+	@echo "  install      install tonic.ko (/lib/modules/KVER/extra, depmod), tonic(8) and"
+	@echo "               its man page, <linux/tonic.h>, the YNL spec (share/ynl/specs);"
+	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
+	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"
+	@echo "Variables:"
+	@echo "  NODEPS=1     do not check/install the Debian packages first"
+	@echo "  STATIC=1     link tonic(8) with libnl statically (default: shared)"
+	@echo "  CC, CPPFLAGS, CFLAGS, LDFLAGS  used for the userspace programs, after"
+	@echo "               the project's own flags"
 
 deps:
 	@scripts/install-deps.sh
@@ -73,14 +106,12 @@ include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 
 check:
-	@scripts/install-deps.sh
 	@scripts/check.sh $(CHECK_SUITES)
 
 # The debug kernel is cached (keyed by the source tarball and
 # tests/qemu/debug.config); DEBUG_KERNEL_DIR may point at a shared one.
 DEBUG_KERNEL_DIR ?= $(B)/debug-kernel
 check-debug:
-	@scripts/install-deps.sh
 	@$(MAKE) -s --no-print-directory user guest-progs
 	@B=$(B) DEBUG_KERNEL_DIR=$(DEBUG_KERNEL_DIR) scripts/check-debug.sh
 
@@ -89,6 +120,42 @@ demo: modules user guest-progs
 
 qemu-shell: modules user guest-progs
 	@tests/qemu/run.sh --shell
+
+# Install: the module under /lib/modules/KVER/$(INSTALL_MOD_DIR) (the
+# kernel looks nowhere else, whatever PREFIX says), tonic(8) and its man
+# page, the UAPI header and the YNL spec under PREFIX; all under DESTDIR.
+# depmod runs only for a real install (no DESTDIR): a package's postinst
+# runs it.  tests/kmod's modules are never installed.
+PREFIX ?= /usr/local
+SBINDIR ?= $(PREFIX)/sbin
+MANDIR ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share
+INCLUDEDIR ?= $(PREFIX)/include
+INSTALL_MOD_DIR ?= extra
+MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
+INSTALL_FILES := $(SBINDIR)/tonic $(MANDIR)/man8/tonic.8 $(INCLUDEDIR)/linux/tonic.h \
+	$(DATADIR)/ynl/specs/tonic.yaml
+
+# The check suite: install/uninstall into a temporary DESTDIR, versions, linking.
+.PHONY: install uninstall install-check
+install-check: modules user
+	@B=$(B) tests/pkg/install.sh
+CHECK_SUITES += install-check
+
+install: modules $(B)/user/tonic
+	install -D -m 0644 tonic.ko $(MODDIR)/tonic.ko
+	install -D -m 0755 $(B)/user/tonic $(DESTDIR)$(SBINDIR)/tonic
+	install -D -m 0644 userspace-tools/tonic/tonic.8 $(DESTDIR)$(MANDIR)/man8/tonic.8
+	install -D -m 0644 include/uapi/linux/tonic.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic.h
+	install -D -m 0644 Documentation/netlink/specs/tonic.yaml \
+		$(DESTDIR)$(DATADIR)/ynl/specs/tonic.yaml
+	$(if $(DESTDIR),,depmod -a $(KVER))
+
+uninstall:
+	@test -n "$(KVER)" || { echo "no kernel headers: cannot tell KVER (pass KVER=...)"; exit 1; }
+	rm -f $(MODDIR)/tonic.ko $(addprefix $(DESTDIR),$(INSTALL_FILES))
+	-rmdir $(DESTDIR)$(DATADIR)/ynl/specs $(DESTDIR)$(DATADIR)/ynl 2>/dev/null
+	$(if $(DESTDIR),,depmod -a $(KVER))
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null

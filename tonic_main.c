@@ -12,6 +12,8 @@
  */
 #include <linux/module.h>
 #include <linux/init.h>
+#include <linux/genetlink.h>
+#include <net/tcp.h>
 #include "driver/device.h"
 #include "driver/pci/tonic_pci.h"
 #include "driver/admin.h"
@@ -94,4 +96,14 @@ module_init(tonic_init);
 module_exit(tonic_exit);
 MODULE_LICENSE("GPL");
 MODULE_DESCRIPTION("Tonic programmable transport offload");
-MODULE_ALIAS_TCP_ULP("tonic");
+MODULE_VERSION(TONIC_VERSION);
+/*
+ * Autoloading: the kernel asks modprobe for "tcp-ulp-tonic" on
+ * setsockopt(TCP_ULP, "tonic"), for "tcp_tonic" when the congestion
+ * control "tonic" is set (tcp_ca_find_autoload()), and for
+ * "net-pf-16-proto-16-family-tonic" when a program resolves the generic
+ * netlink family (tonic(8)).  All three need CAP_NET_ADMIN except the last.
+ */
+MODULE_ALIAS_TCP_ULP(TONIC_ULP_NAME);
+MODULE_ALIAS("tcp_" TONIC_CA_NAME);
+MODULE_ALIAS_GENL_FAMILY(TONIC_GENL_NAME);

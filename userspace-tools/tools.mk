@@ -5,7 +5,7 @@ BENCH_ARGS ?=
 
 $(BENCH_BIN): userspace-tools/bench/bench_core.c $(LIBCORE) $(CORE_HDRS) tests/unit/testprogs.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_USER) $(BENCH_DEFS) -Itests/unit -o $@ $< $(LIBCORE)
+	$(CC) $(CFLAGS_USER) $(BENCH_DEFS) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBCORE)
 
 bench: $(BENCH_BIN)
 	@$(BENCH_BIN) $(BENCH_ARGS)

@@ -33,17 +33,23 @@ for a in $(/bin/busybox --list); do
 	[ -e "$R/bin/$a" ] || ln -s busybox "$R/bin/$a"
 done
 
-copy_with_libs() {
+# copy_libs FILE...: the shared libraries the programs need, at the same paths.
+copy_libs() {
 	for f in "$@"; do
-		[ -e "$f" ] || continue
-		mkdir -p "$R$(dirname "$f")"
-		cp -L "$f" "$R$f"
 		ldd "$f" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' |
 		while read -r lib; do
 			[ -e "$R$lib" ] && continue
 			mkdir -p "$R$(dirname "$lib")"
 			cp -L "$lib" "$R$lib"
 		done
+	done
+}
+copy_with_libs() {
+	for f in "$@"; do
+		[ -e "$f" ] || continue
+		mkdir -p "$R$(dirname "$f")"
+		cp -L "$f" "$R$f"
+		copy_libs "$f"
 	done
 }
 # python3 is optional and large: only copied if a test asks for it.
@@ -57,6 +63,7 @@ ln -sf /usr/bin/kmod "$R"/usr/sbin/modprobe
 ln -sf /usr/bin/kmod "$R"/usr/sbin/insmod
 ln -sf /usr/bin/kmod "$R"/usr/sbin/rmmod
 ln -sf /usr/bin/kmod "$R"/usr/sbin/lsmod
+ln -sf /usr/bin/kmod "$R"/usr/sbin/modinfo
 
 M=/lib/modules/$KVER
 # Built-in ones (listed in modules.builtin) show as "builtin NAME": no copy.
@@ -76,7 +83,13 @@ done
 depmod -b "$R" "$KVER"
 
 # Userspace tools and guest test programs built on the host.
-[ -d "$B/guest" ] && cp -a "$B/guest/." "$R/usr/bin/"
+# They are linked dynamically (tonic(8) against libnl): their libraries too.
+if [ -d "$B/guest" ]; then
+	cp -a "$B/guest/." "$R/usr/bin/"
+	for f in "$B"/guest/*; do
+		[ -f "$f" ] && [ -x "$f" ] && copy_libs "$f"
+	done
+fi
 cp "$TOP"/tests/qemu/guest-init.sh "$R"/init
 cp "$TOP"/tests/selftests/*lib.sh "$R"/tests/
 for t in $TESTS; do

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tonic dev show / stats over the generic netlink family: text and JSON
 # (parsed), exact fields, errors with clear messages and exit codes, the
-# tracepoints are registered; without the module the CLI says so.
+# tracepoints are registered; without the module (and no way to load it)
+# the CLI says so.
 # timeout: 120
 . /tests/lib.sh
 . /tests/netlink-lib.sh
@@ -74,5 +75,12 @@ echo 1 > $T/events/tonic/enable || ksft_fail "enable tonic tracepoints"
 echo 0 > $T/events/tonic/enable
 
 $MODPROBE -r tonic || ksft_fail "unload"
+# Resolving the family would load the module again (its alias; see
+# 38-module-autoload.sh): with no modprobe to call, the CLI says it is missing.
+mp=$(cat /proc/sys/kernel/modprobe)
+trap 'echo "$mp" > /proc/sys/kernel/modprobe' EXIT
+echo /bin/false > /proc/sys/kernel/modprobe
 expect_err 1 "is the tonic module loaded" $TONIC dev show
+echo "$mp" > /proc/sys/kernel/modprobe
+grep -q '^tonic ' /proc/modules && ksft_fail "tonic loaded without a modprobe"
 exit $KSFT_PASS

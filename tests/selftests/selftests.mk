@@ -17,7 +17,7 @@ $(KSFT_DIR)/kselftest_harness.h:
 $(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tests/selftests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(KSFT_DIR) -I$(CURDIR)/include -Itests/selftests \
-		-o $@ $< -lpthread
+		$(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
 
 .PHONY: guest-progs
 guest-progs: $(GUEST_PROGS)

@@ -8,7 +8,7 @@ UNIT_HDRS := $(wildcard tests/unit/*.h) $(CORE_HDRS)
 
 $(B)/unit/%: tests/unit/%.c $(LIBCORE) $(UNIT_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_USER) -Itests/unit -o $@ $< $(LIBCORE) -lm
+	$(CC) $(CFLAGS_USER) -Itests/unit $(LDFLAGS) -o $@ $< $(LIBCORE) -lm
 
 $(B)/unit-asan/%: tests/unit/%.c $(LIBCORE_ASAN) $(UNIT_HDRS)
 	@mkdir -p $(dir $@)

@@ -17,10 +17,10 @@ $(B)/devmodel/%.o: $(DM_DIR)/%.c $(DM_HDRS)
 	$(CC) $(CFLAGS_USER) -c -o $@ $<
 
 $(DM_BIN): $(B)/devmodel/main.o $(B)/devmodel/dm.o $(LIBCORE)
-	$(CC) -o $@ $^ -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
 $(DM_BENCH): $(B)/devmodel/bench.o $(B)/devmodel/dm.o $(LIBCORE)
-	$(CC) -o $@ $^ -lpthread
+	$(CC) $(LDFLAGS) -o $@ $^ -lpthread
 
 .PHONY: devmodel device-spec guest-pci bench-pci
 devmodel: $(DM_BIN) $(DM_BENCH)

@@ -14,7 +14,7 @@ SIM_BIN := $(B)/sim/tonic-sim
 
 $(SIM_BIN): $(SIM_SRCS) $(SIM_DIR)/sim.h $(LIBCORE) $(CORE_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_USER) -I$(SIM_DIR) -o $@ $(SIM_SRCS) $(LIBCORE) -lm
+	$(CC) $(CFLAGS_USER) -I$(SIM_DIR) $(LDFLAGS) -o $@ $(SIM_SRCS) $(LIBCORE) -lm
 
 .PHONY: sim eval eval-kernel sim-check
 sim: $(SIM_BIN)

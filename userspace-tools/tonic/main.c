@@ -23,8 +23,9 @@ static void usage(FILE *f)
 		"  tonic defaults show\n"
 		"  tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT\n"
 		"  tonic monitor\n"
-		"OPTIONS: -j, --json   JSON output\n"
-		"         -h, --help   this help\n"
+		"OPTIONS: -j, --json     JSON output\n"
+		"         -h, --help     this help\n"
+		"         -V, --version  print the version\n"
 		"Defaults, socket, flow and statistics commands act on the current network\n"
 		"namespace (run under 'ip netns exec NAME' for another one); host-wide views\n"
 		"need CAP_NET_ADMIN in the initial one.  See tonic(8).\n");
@@ -80,6 +81,10 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help") ||
 			   !strcmp(argv[1], "--help")) {
 			usage(stdout);
+			return 0;
+		} else if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "-Version") ||
+			   !strcmp(argv[1], "--version")) {
+			printf("tonic utility, %s\n", TONIC_VERSION);
 			return 0;
 		} else {
 			usage_error("unknown option \"%s\"", argv[1]);
