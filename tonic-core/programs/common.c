@@ -179,7 +179,7 @@ void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 
 	t->ssthresh = half > 2 ? half : 2;
 	t->recover = ctx->highest_sent;
-	t->in_recovery = 1;
+	t->in_recovery = TONIC_REC_FAST;
 	t->cwnd_cnt = 0;
 	ctx->cwr = true;
 }

@@ -43,8 +43,13 @@ struct tonic_tcp {
 	struct tonic_rto rto;
 	u16 cwnd_cnt;		/* acked segments towards the next +1 in congestion avoidance */
 	u8 dupacks;
-	u8 in_recovery;
+	u8 in_recovery;		/* 0, or TONIC_REC_* */
 };
+
+/* struct tonic_tcp.in_recovery: in fast recovery ... */
+#define TONIC_REC_FAST		1
+/* ... and a partial ack has already reset the RTO (newreno, RFC 6582 3.2 (5)) */
+#define TONIC_REC_PARTIAL	2
 
 u32 tonic_flight(const struct tonic_prog_ctx *ctx);
 u32 tonic_hole_end(const struct tonic_prog_ctx *ctx, u32 off);
