@@ -13,11 +13,12 @@ static void newreno_init(struct tonic_prog_ctx *ctx)
 	tonic_tcp_init(ctx, ctx->user);
 }
 
-static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
+			    const struct tonic_tcp_cc *cc)
 {
 	if (!t->in_recovery) {
 		tonic_tcp_new_ack(ctx, t);
-		tonic_tcp_open(ctx, t, acked);
+		tonic_tcp_open(ctx, t, acked, cc);
 		return;
 	}
 	if (!tonic_before(ctx->wnd_start, t->recover)) {
@@ -48,7 +49,11 @@ static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32
 	}
 }
 
-static void newreno_incoming(struct tonic_prog_ctx *ctx)
+/*
+ * Also the loss recovery of cubic and dctcp: @cc says how the window grows
+ * and how far it is cut.
+ */
+void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
 {
 	struct tonic_tcp *t = ctx->user;
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
@@ -56,14 +61,19 @@ static void newreno_incoming(struct tonic_prog_ctx *ctx)
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	if (acked) {
-		newreno_new_ack(ctx, t, acked);
+		newreno_new_ack(ctx, t, acked, cc);
 		return;
 	}
 	/*
 	 * 3.2 (2): dupacks for data sent before the last recovery or RTO are
 	 * echoes of losses already handled; do not cut the window again.
 	 */
-	tonic_tcp_dupack_event(ctx, t, !tonic_before(ctx->wnd_start, t->recover));
+	tonic_tcp_dupack_event(ctx, t, !tonic_before(ctx->wnd_start, t->recover), cc);
+}
+
+static void newreno_incoming(struct tonic_prog_ctx *ctx)
+{
+	tonic_newreno_incoming(ctx, &tonic_reno_cc);
 }
 
 const struct tonic_prog_ops tonic_prog_newreno = {

@@ -158,7 +158,7 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct sack *s, bool force)
  */
 static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct sack *s)
 {
-	tonic_tcp_enter_recovery(ctx, &s->t);
+	tonic_tcp_enter_recovery(ctx, &s->t, &tonic_reno_cc, TONIC_CE_LOSS);
 	s->t.rtx_next = ctx->wnd_start;
 	s->rescue_rxt = ctx->wnd_start;
 	sack_send(ctx, s, true);
@@ -182,7 +182,7 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 			return;
 		}
 		if (!t->in_recovery)
-			tonic_tcp_open(ctx, t, acked);
+			tonic_tcp_open(ctx, t, acked, &tonic_reno_cc);
 	} else if (hi && !t->in_recovery) {
 		tonic_tcp_dupack(t);
 	}
