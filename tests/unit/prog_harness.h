@@ -73,14 +73,15 @@ struct ph {
 
 static struct ph ph_global;
 
-static __attribute__((unused)) struct ph *ph_new(u32 wnd_bits)
+/* An engine with @wnd_bits-bit windows and cycles of @cycle_ps picoseconds. */
+static __attribute__((unused)) struct ph *ph_new_ps(u32 wnd_bits, u32 cycle_ps)
 {
 	struct ph *ph = &ph_global;
 	struct tonic_core_cfg cfg = {
 		.max_flows = PH_FLOWS,
 		.wnd_bits = wnd_bits,
 		.ring_depth = TONIC_RING_DEFAULT,
-		.cycle_ps = 10000,
+		.cycle_ps = cycle_ps,
 	};
 
 	if (ph->tc)
@@ -93,6 +94,12 @@ static __attribute__((unused)) struct ph *ph_new(u32 wnd_bits)
 		exit(1);
 	}
 	return ph;
+}
+
+/* ... of 10 ns, as the hardware's. */
+static __attribute__((unused)) struct ph *ph_new(u32 wnd_bits)
+{
+	return ph_new_ps(wnd_bits, 10000);
 }
 
 static __attribute__((unused)) void ph_free(struct ph *ph)

@@ -160,7 +160,7 @@ u32 tonic_tcp_slow_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 ac
  * (tcp_slow_start + tcp_cong_avoid_ai).  cwnd never exceeds the bitmap:
  * segment generation could not use more.
  */
-static void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
 {
 	u32 cwnd;
 

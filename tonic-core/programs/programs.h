@@ -17,6 +17,7 @@ extern const struct tonic_prog_ops tonic_prog_ndp;
 extern const struct tonic_prog_ops tonic_prog_dcqcn;
 extern const struct tonic_prog_ops tonic_prog_irn;
 extern const struct tonic_prog_ops tonic_prog_ibcc;
+extern const struct tonic_prog_ops tonic_prog_cubic;
 
 /* Loss is inferred once this many segments were acked above a hole (RFC 5681/6675). */
 #define TONIC_DUPTHRESH		3
@@ -71,6 +72,7 @@ struct tonic_tcp_cc {
 };
 
 extern const struct tonic_tcp_cc tonic_reno_cc;
+void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
 
 u32 tonic_flight(const struct tonic_prog_ctx *ctx);
 u64 tonic_cycles_us(const struct tonic_prog_ctx *ctx, u64 cycles);
@@ -101,5 +103,9 @@ void tonic_tcp_periodic(struct tonic_prog_ctx *ctx);
 
 /* NewReno's loss recovery (newreno.c) around the window growth of @cc. */
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
+
+/* cubic.c's arithmetic, for its unit test: K (ms) and W_cubic(t) (segments). */
+u32 tonic_cubic_k_ms(u32 dw);
+u32 tonic_cubic_w(u32 w_max, u32 k_ms, u32 t_ms);
 
 #endif /* _TONIC_PROGRAMS_H */

@@ -8,4 +8,5 @@ TONIC_PROG_SRCS := \
 	programs/dcqcn.c \
 	programs/irn.c \
 	programs/ibcc.c \
+	programs/cubic.c \
 	programs/registry.c
