@@ -265,6 +265,12 @@ bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct
 		return false;
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_ECN);
 	t->in_recovery = 0;
+	/*
+	 * `recover` now only stops a second cut in this window: nothing was
+	 * lost, so tell tonic_tcp_open()'s post-RTO go-back-N that everything
+	 * before it has been "resent" (it used to resend the whole flight).
+	 */
+	t->rtx_next = t->recover;
 	ctx->cwnd = t->ssthresh;
 	return true;
 }
