@@ -54,6 +54,8 @@ struct ph_rx {
 	u8 rcvd[PH_SEGS];
 	u8 drop[PH_SEGS];	/* drop (NDP: trim) this many transmissions of the segment */
 	u32 dup;		/* segments received twice: spurious retransmissions */
+	u32 ece_every;		/* TCP: every n-th ACK carries ECE (0 = none) */
+	u32 n_acks;
 };
 
 struct ph {
@@ -395,6 +397,8 @@ static void ph_rx_data(struct ph *ph, u32 flow, u32 seg, u64 at, bool trimmed)
 	default:
 		break;
 	}
+	if (rx->ece_every && ++rx->n_acks % rx->ece_every == 0)
+		p.flags |= TONIC_PKT_F_ECE;
 	ph_reply(ph, flow, at, &p);
 }
 

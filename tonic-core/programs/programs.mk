@@ -9,4 +9,5 @@ TONIC_PROG_SRCS := \
 	programs/irn.c \
 	programs/ibcc.c \
 	programs/cubic.c \
+	programs/dctcp.c \
 	programs/registry.c
