@@ -28,6 +28,7 @@ static void tonic_ctx_load(struct tonic_core *tc, u32 id, struct tonic_prog_ctx 
 		v->bm[i] = tonic_flow_bm(tc, id, i);
 	/* Every field is assigned: no memset on this hot path. */
 	ctx->now = tc->now;
+	ctx->cycle_ps = tc->cfg.cycle_ps;
 	ctx->wnd_start = f->wnd_start;
 	ctx->old_wnd_start = in ? in->old_wnd_start : f->wnd_start;
 	ctx->new_acked = in ? in->new_acked : 0;

@@ -39,6 +39,7 @@ enum tonic_prio {
 struct tonic_prog_ctx {
 	/* Read-only inputs. */
 	u64 now;			/* cycle */
+	u32 cycle_ps;			/* length of a cycle: see tonic_time_us() */
 	u32 wnd_start;			/* first unacked segment, after stage 1 */
 	u32 old_wnd_start;		/* before this event */
 	u32 new_acked;			/* segments newly acked by this event */

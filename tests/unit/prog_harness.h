@@ -54,6 +54,8 @@ struct ph_rx {
 	u8 rcvd[PH_SEGS];
 	u8 drop[PH_SEGS];	/* drop (NDP: trim) this many transmissions of the segment */
 	u32 dup;		/* segments received twice: spurious retransmissions */
+	u32 ece_every;		/* TCP: every n-th ACK carries ECE (0 = none) */
+	u32 n_acks;
 };
 
 struct ph {
@@ -73,14 +75,15 @@ struct ph {
 
 static struct ph ph_global;
 
-static __attribute__((unused)) struct ph *ph_new(u32 wnd_bits)
+/* An engine with @wnd_bits-bit windows and cycles of @cycle_ps picoseconds. */
+static __attribute__((unused)) struct ph *ph_new_ps(u32 wnd_bits, u32 cycle_ps)
 {
 	struct ph *ph = &ph_global;
 	struct tonic_core_cfg cfg = {
 		.max_flows = PH_FLOWS,
 		.wnd_bits = wnd_bits,
 		.ring_depth = TONIC_RING_DEFAULT,
-		.cycle_ps = 10000,
+		.cycle_ps = cycle_ps,
 	};
 
 	if (ph->tc)
@@ -93,6 +96,12 @@ static __attribute__((unused)) struct ph *ph_new(u32 wnd_bits)
 		exit(1);
 	}
 	return ph;
+}
+
+/* ... of 10 ns, as the hardware's. */
+static __attribute__((unused)) struct ph *ph_new(u32 wnd_bits)
+{
+	return ph_new_ps(wnd_bits, 10000);
 }
 
 static __attribute__((unused)) void ph_free(struct ph *ph)
@@ -388,6 +397,8 @@ static void ph_rx_data(struct ph *ph, u32 flow, u32 seg, u64 at, bool trimmed)
 	default:
 		break;
 	}
+	if (rx->ece_every && ++rx->n_acks % rx->ece_every == 0)
+		p.flags |= TONIC_PKT_F_ECE;
 	ph_reply(ph, flow, at, &p);
 }
 

@@ -2,8 +2,9 @@
 /*
  * NewReno (RFC 6582) through the engine: fast retransmit on the third
  * dupack, window inflation, one retransmission per partial ack, exit at the
- * full ack; RTO with paced go-back-N and backoff; an end-to-end transfer
- * with two losses in one window and no timeout.
+ * full ack; only the first partial ack resets the RTO; RTO with paced
+ * go-back-N and backoff; an end-to-end transfer with three losses in one
+ * window and no timeout.
  */
 #include "prog_harness.h"
 
@@ -74,6 +75,72 @@ static void partial_acks(void)
 	ph_mark(ph);
 	dupacks(ph, 16, 2);
 	is(ph_count(ph, 0, 1), 0, "after recovery: two dupacks do nothing");
+	ph_free(ph);
+}
+
+/*
+ * RFC 6582 3.2 step 3: "For the first partial ACK that arrives during fast
+ * recovery, also reset the retransmit timer."  Section 4 calls this the
+ * Impatient variant: later partial acks leave the timer alone, so a
+ * window with many losses ends in an RTO instead of one retransmission
+ * per round trip for longer than the RTO.
+ *
+ * Segments 0..9 are sent; 2, 4, 6 and 8 are lost.  RTO = 50000 cycles.
+ *   t =  2000  acks 1, 2          new acks: timer reset to 52000
+ *   t =  4000  3 dupacks (cum 2)  fast retransmit of 2, timer untouched
+ *   t =  6000  partial ack cum 4  retransmit 4, first partial: timer 56000
+ *   t = 26000  partial ack cum 6  retransmit 6, timer stays at 56000
+ *   t = 46000  partial ack cum 8  retransmit 8, timer stays at 56000
+ *   t = 56000  RTO: segment 8 again, cwnd 1
+ * (Resetting on every partial ack would move the RTO to 96000.)
+ */
+static void partial_ack_timer(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
+	const struct ph_rec *r;
+	u64 t_first;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = 50000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 10);
+	ph_run_to(ph, 2000);
+	ph_ack(ph, 0, 1);
+	ph_ack(ph, 0, 2);
+	ph_run_to(ph, 4000);
+	ph_ack(ph, 0, 2);
+	ph_ack(ph, 0, 2);
+	ph_ack(ph, 0, 2);
+	ph_mark(ph);
+	ph_run_to(ph, 6000);
+	is(ph_count(ph, 0, 1), 1, "third dupack: fast retransmit of segment 2");
+
+	ph_ack(ph, 0, 4);
+	t_first = ph_now(ph);
+	ph_mark(ph);
+	ph_run_to(ph, 26000);
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 4, "first partial ack (cum 4): segment 4 resent");
+	ph_ack(ph, 0, 6);
+	ph_mark(ph);
+	ph_run_to(ph, 46000);
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 6, "second partial ack (cum 6): segment 6 resent");
+	ph_ack(ph, 0, 8);
+	ph_mark(ph);
+	ph_run_to(ph, t_first + 50000 - 1);
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 8, "third partial ack (cum 8): segment 8 resent");
+	is(ph_stats(ph, 0).timeouts, 0, "no RTO before first partial ack + rto");
+	ph_mark(ph);
+	ph_run_to(ph, t_first + 50000 + 10);
+	is(ph_stats(ph, 0).timeouts, 1,
+	   "RTO at first partial ack + rto: later partial acks did not reset it");
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 8 && r->at >= t_first + 50000,
+	   "... resending segment 8 at cycle %llu", r ? (unsigned long long)r->at : 0ULL);
+	is(ph_stats(ph, 0).cwnd, 1, "... with cwnd 1");
 	ph_free(ph);
 }
 
@@ -153,6 +220,7 @@ static void end_to_end(void)
 int main(void)
 {
 	partial_acks();
+	partial_ack_timer();
 	timeout();
 	end_to_end();
 	return tap_done();

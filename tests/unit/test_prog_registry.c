@@ -20,7 +20,7 @@ static u32 budget(enum tonic_credit_scheme s)
 }
 
 static const char *const expected[] = {
-	"reno", "newreno", "sack", "ndp", "dcqcn", "irn", "ibcc",
+	"reno", "newreno", "sack", "ndp", "dcqcn", "irn", "ibcc", "cubic", "dctcp",
 };
 
 int main(void)
@@ -30,12 +30,12 @@ int main(void)
 
 	list = tonic_prog_list(&n);
 	ok(list != NULL, "tonic_prog_list returns a table");
-	is(n, ARRAY_SIZE(expected), "seven programs registered");
+	is(n, ARRAY_SIZE(expected), "nine programs registered");
 	for (i = 0; i < ARRAY_SIZE(expected); i++)
 		ok(tonic_prog_find(expected[i]) &&
 		   !strcmp(tonic_prog_find(expected[i])->name, expected[i]),
 		   "tonic_prog_find(\"%s\")", expected[i]);
-	ok(!tonic_prog_find("cubic"), "unknown name is not found");
+	ok(!tonic_prog_find("bbr"), "unknown name is not found");
 	ok(!tonic_prog_find(NULL), "NULL name is not found");
 	ok(tonic_prog_find("newreno") == &tonic_prog_newreno, "find returns the exported ops");
 
@@ -55,7 +55,9 @@ int main(void)
 	}
 	ok(tonic_prog_reno.credit == TONIC_CREDIT_CWND &&
 	   tonic_prog_newreno.credit == TONIC_CREDIT_CWND &&
-	   tonic_prog_sack.credit == TONIC_CREDIT_CWND, "TCP programs use the window scheme");
+	   tonic_prog_sack.credit == TONIC_CREDIT_CWND &&
+	   tonic_prog_cubic.credit == TONIC_CREDIT_CWND &&
+	   tonic_prog_dctcp.credit == TONIC_CREDIT_CWND, "TCP programs use the window scheme");
 	ok(tonic_prog_ndp.credit == TONIC_CREDIT_GRANT, "ndp uses grant tokens");
 	ok(tonic_prog_dcqcn.credit == TONIC_CREDIT_RATE &&
 	   tonic_prog_ibcc.credit == TONIC_CREDIT_RATE &&

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * SACK (RFC 6675-style) through the engine: a hole is retransmitted once
- * DupThresh segments above it are SACKed, every hole exactly once, nothing
- * SACKed or merely late is resent, recovery ends at `recover`.
+ * SACK (RFC 6675) through the engine: a hole is lost once DupThresh
+ * segments above it are SACKed; retransmissions and new data are held to
+ * pipe < cwnd with lost segments out of pipe; every hole goes out once,
+ * nothing SACKed or merely late is resent; one rescue retransmission per
+ * recovery; recovery ends at `recover`.
  */
 #include "prog_harness.h"
 
@@ -28,11 +30,29 @@ static void arrive(struct ph *ph, u8 *rcvd, u32 seg)
 	ph_run(ph, SETTLE);
 }
 
+/*
+ * Three holes.  cwnd 20, segments 0..19 out; 0 and 1 arrive (slow start:
+ * cwnd 22, 20..23 go out), 2, 5 and 9 are lost.  Recovery starts at the
+ * third SACKed segment above 2 with ssthresh = cwnd = flight 22 / 2 = 11.
+ * Pipe (RFC 6675 SetPipe) = unSACKed - IsLost + retransmitted:
+ *
+ *   arrives  SACKed  lost       pipe             sent
+ *   6        3       2          19 - 1 + 0 = 18  2 (step 4.3, whatever pipe)
+ *   7        4       2          18 - 1 + 1 = 18  -
+ *   8        5       2, 5       17 - 2 + 1 = 16  -
+ *   10, 11   6, 7    2, 5       15, 14           -
+ *   12       8       2, 5, 9    14 - 3 + 1 = 12  -
+ *   13       9       2, 5, 9    13 - 3 + 1 = 11  -
+ *   14       10      2, 5, 9    12 - 3 + 1 = 10  5 (NextSeg rule 1)
+ *   15       11      2, 5, 9    11 - 3 + 2 = 10  9 (rule 1)
+ *   16       12      2, 5, 9    10 - 3 + 3 = 10  24 (rule 2: new data)
+ */
 static void holes(void)
 {
 	struct ph *ph = ph_new(128);
 	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
 	static u8 rcvd[256];
+	const struct ph_rec *r;
 	u32 seg, n_rtx;
 
 	c.init_cwnd = 20;
@@ -42,9 +62,10 @@ static void holes(void)
 	ph_run(ph, SETTLE);
 	is(ph_count(ph, 0, -1), 20, "initial window: 20 segments");
 
-	ph_mark(ph);
 	arrive(ph, rcvd, 0);
 	arrive(ph, rcvd, 1);
+	is(ph_stats(ph, 0).highest_sent, 24, "slow start: 20..23 sent");
+	ph_mark(ph);
 	arrive(ph, rcvd, 3);
 	arrive(ph, rcvd, 4);
 	is(ph_count(ph, 0, 1), 0, "two segments SACKed above hole 2: not lost yet");
@@ -52,33 +73,157 @@ static void holes(void)
 	is(ph_count(ph, 0, 1), 1, "third SACKed segment above 2: retransmit it");
 	ok(ph_seg_sent(ph, 0, 2) == 1, "... segment 2");
 	arrive(ph, rcvd, 7);
-	is(ph_count(ph, 0, 1), 1, "hole 5 has two SACKed above: wait");
 	arrive(ph, rcvd, 8);
-	is(ph_count(ph, 0, 1), 2, "hole 5 has three SACKed above: retransmit");
-	ok(ph_seg_sent(ph, 0, 5) == 1, "... segment 5");
+	is(ph_count(ph, 0, 1), 1, "hole 5 is lost, but pipe 16 >= cwnd 11: wait");
 	arrive(ph, rcvd, 10);
 	arrive(ph, rcvd, 11);
-	is(ph_count(ph, 0, 1), 2, "hole 9: two above, wait");
 	arrive(ph, rcvd, 12);
-	is(ph_count(ph, 0, 1), 3, "hole 9: three above, retransmit");
-	ok(ph_seg_sent(ph, 0, 9) == 1, "... segment 9");
+	arrive(ph, rcvd, 13);
+	is(ph_count(ph, 0, -1), 1, "hole 9 is lost too, pipe 11 >= cwnd 11: nothing sent");
+	arrive(ph, rcvd, 14);
+	is(ph_count(ph, 0, 1), 2, "pipe 10 < cwnd 11: one retransmission");
+	ok(ph_seg_sent(ph, 0, 5) == 1, "... of the first lost hole after HighRxt, 5");
+	arrive(ph, rcvd, 15);
+	is(ph_count(ph, 0, 1), 3, "pipe 10 again: the next lost hole");
+	ok(ph_seg_sent(ph, 0, 9) == 1, "... 9");
+	ph_mark(ph);
+	arrive(ph, rcvd, 16);
+	is(ph_count(ph, 0, -1), 1, "no lost segment left: one new segment (rule 2)");
+	r = ph_nth(ph, 0, 0, 0);
+	ok(r && r->d.seg == 24, "... segment 24");
 	/* Everything else sent so far arrives, new data sent meanwhile too. */
-	for (seg = 13; seg < ph_stats(ph, 0).highest_sent && seg < 100; seg++)
+	for (seg = 17; seg < ph_stats(ph, 0).highest_sent && seg < 100; seg++)
 		arrive(ph, rcvd, seg);
-	is(ph_count(ph, 0, 1), 3, "later SACKs retransmit nothing more");
+	is(ph_count(ph, 0, 1), 0, "later SACKs retransmit nothing more");
 
 	/* The retransmissions arrive: partial acks, then the full ack. */
+	ph_mark(ph);
 	arrive(ph, rcvd, 2);
 	arrive(ph, rcvd, 5);
-	is(ph_count(ph, 0, 1), 3, "partial acks for already-resent holes: nothing new");
+	is(ph_count(ph, 0, 1), 0, "partial acks for already-resent holes: nothing new");
 	arrive(ph, rcvd, 9);
-	n_rtx = ph_count(ph, 0, 1);
+	n_rtx = ph_stats(ph, 0).segs_rtx;
 	is(n_rtx, 3, "each hole resent exactly once, nothing else");
-	ok(ph_stats(ph, 0).cwnd <= 64, "recovery left with cwnd = ssthresh (%u)",
-	   ph_stats(ph, 0).cwnd);
+	is(ph_stats(ph, 0).cwnd, 11, "recovery left with cwnd = ssthresh");
 	for (seg = 0; seg < 20; seg++)
 		if (seg != 2 && seg != 5 && seg != 9 && ph_seg_sent(ph, 0, seg) > 1)
 			ok(0, "segment %u resent spuriously", seg);
+	ph_free(ph);
+}
+
+/*
+ * RFC 6675 5 (C): "If cwnd - pipe >= 1 SMSS, the sender SHOULD transmit one
+ * or more segments" -- retransmissions too are held to pipe < cwnd, and
+ * (SetPipe) "If IsLost (S1) returns false: pipe += 1": lost segments do
+ * not count until retransmitted.
+ *
+ * cwnd 20, segments 0..19 out, 0..5 lost, 6..19 arrive one by one.  At the
+ * third SACK (8) recovery starts: ssthresh = cwnd = 10, segment 0 goes
+ * out (step 4.3).  With 0..5 lost and not in pipe:
+ *
+ *   arrives  SACKed  pipe                    sent
+ *   8        3       17 - 6 + 0 (+1 for 0)   0
+ *   9        4       16 - 6 + 1 = 11         -
+ *   10       5       15 - 6 + 1 = 10         -
+ *   11       6       14 - 6 + 1 =  9         1
+ *   12..15   7..10   9 each                  2, 3, 4, 5
+ *   16       11      9 - 6 + 6 = 9           20 (new data)
+ *
+ * The old program sent all six at once; counting lost segments in pipe
+ * (14 + 1 = 15 at the SACK of 11) would send nothing there.
+ */
+static void pipe_limits_rtx(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
+	static u8 rcvd[256];
+	const struct ph_rec *r;
+	u32 seg;
+
+	c.init_cwnd = 20;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 100);
+	ph_run(ph, SETTLE);
+	ph_mark(ph);
+	arrive(ph, rcvd, 6);
+	arrive(ph, rcvd, 7);
+	is(ph_count(ph, 0, -1), 0, "two dupacks: nothing sent");
+	arrive(ph, rcvd, 8);
+	is(ph_count(ph, 0, -1), 1, "recovery: exactly one segment, not the whole hole 0..5");
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 0, "... the first unacked one, 0");
+	is(ph_stats(ph, 0).highest_sent, 20, "no new data");
+	arrive(ph, rcvd, 9);
+	arrive(ph, rcvd, 10);
+	is(ph_count(ph, 0, -1), 1, "pipe 11, then 10, cwnd 10: nothing");
+	for (seg = 11; seg <= 15; seg++) {
+		arrive(ph, rcvd, seg);
+		is(ph_count(ph, 0, 1), seg - 9, "SACK of %u: pipe 9 < 10, one retransmission", seg);
+		r = ph_nth(ph, 0, 1, seg - 10);
+		ok(r && r->d.seg == seg - 10, "... of segment %u", seg - 10);
+	}
+	is(ph_count(ph, 0, 0), 0, "no new data while lost segments wait");
+	arrive(ph, rcvd, 16);
+	is(ph_count(ph, 0, -1), 7, "SACK of 16: the holes are all resent, one new segment");
+	r = ph_nth(ph, 0, 0, 0);
+	ok(r && r->d.seg == 20, "... segment 20");
+	ph_free(ph);
+}
+
+/*
+ * RFC 6675 NextSeg() (4): "we provide the opportunity for a single
+ * 'rescue' retransmission per entry into loss recovery.  If HighACK is
+ * greater than RescueRxt (or RescueRxt is undefined), then one segment
+ * of up to SMSS octets that MUST include the highest outstanding unSACKed
+ * sequence number SHOULD be returned, and RescueRxt set to RecoveryPoint."
+ *
+ * cwnd 10, segments 0..9 (all the data), 0, 2 and 9 lost.  SACKs of 1, 3
+ * and 4 start recovery (ssthresh = cwnd = 5, 0 resent, HighRxt =
+ * RescueRxt = 0); the SACK of 6 makes pipe = 5 - 2 + 1 = 4 and resends
+ * the lost 2.  9 has nothing SACKed above it: rules (1)-(3) never pick it.
+ * The resent 0 arrives: ack 2 (1 held).  HighACK > RescueRxt, pipe 2 < 5,
+ * no new data, nothing unSACKed below the highest SACK after HighRxt: the
+ * rescue resends 9, one round trip before the ack of 2's retransmission
+ * would name it.  It is the only rescue of this recovery.
+ */
+static void rescue(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
+	static u8 rcvd[256];
+	const struct ph_rec *r;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 10);
+	ph_run(ph, SETTLE);
+	ph_mark(ph);
+	arrive(ph, rcvd, 1);
+	arrive(ph, rcvd, 3);
+	arrive(ph, rcvd, 4);
+	is(ph_count(ph, 0, 1), 1, "recovery: segment 0 resent");
+	arrive(ph, rcvd, 5);
+	is(ph_count(ph, 0, 1), 1, "SACK of 5: 2 is lost, pipe 5 = cwnd: wait");
+	arrive(ph, rcvd, 6);
+	is(ph_count(ph, 0, 1), 2, "SACK of 6: pipe 4, 2 resent");
+	ok(ph_seg_sent(ph, 0, 2) == 1, "... segment 2");
+	arrive(ph, rcvd, 7);
+	arrive(ph, rcvd, 8);
+	is(ph_count(ph, 0, 1), 2, "9 has no SACK above: rules (1)-(3) never pick it");
+	arrive(ph, rcvd, 0);
+	is(ph_count(ph, 0, 1), 3, "ack of 2 (HighACK > RescueRxt): rescue retransmission");
+	r = ph_nth(ph, 0, 1, 2);
+	ok(r && r->d.seg == 9, "... of the highest unSACKed segment, 9");
+	ph_ack(ph, 0, 2);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 3, "a second ack: no second rescue");
+	arrive(ph, rcvd, 2);
+	is(ph_stats(ph, 0).wnd_start, 9, "2 arrives: everything up to 9 acked");
+	arrive(ph, rcvd, 9);
+	is(ph_stats(ph, 0).wnd_start, 10, "the rescued 9 completes the transfer");
+	is(ph_stats(ph, 0).timeouts, 0, "no RTO");
 	ph_free(ph);
 }
 
@@ -107,9 +252,34 @@ static void end_to_end(void)
 	ph_free(ph);
 }
 
+/* A lost last segment (nothing can be SACKed above it) is repaired without an RTO. */
+static void end_to_end_tail(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
+	struct tonic_flow_stats st;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = 1000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 100);
+	ph_net(ph, 0, PH_RX_SACK, 500);
+	ph->rx[0].drop[90] = 1;
+	ph->rx[0].drop[99] = 1;
+	ok(ph_net_run(ph, 0, 100, 5000000), "100 segments delivered, the last one lost");
+	st = ph_stats(ph, 0);
+	is(st.segs_rtx, 2, "exactly the 2 lost segments resent");
+	is(st.timeouts, 0, "no RTO");
+	is(ph->rx[0].dup, 0, "no spurious retransmission at the receiver");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	holes();
+	pipe_limits_rtx();
+	rescue();
 	end_to_end();
+	end_to_end_tail();
 	return tap_done();
 }

@@ -28,6 +28,25 @@ u32 tonic_hole_end(const struct tonic_prog_ctx *ctx, u32 off)
 }
 
 /*
+ * @cycles of the engine clock in microseconds.  Programs that keep times
+ * in their state use these, so their behaviour does not change with the
+ * cycle length (hardware would offer a microsecond counter).  The product
+ * cycles * cycle_ps would overflow 64 bits after 213 days: split it.
+ */
+u64 tonic_cycles_us(const struct tonic_prog_ctx *ctx, u64 cycles)
+{
+	u64 m = tonic_div64(cycles, 1000000);
+
+	return m * ctx->cycle_ps + tonic_div64((cycles - m * 1000000) * ctx->cycle_ps, 1000000);
+}
+
+/* Microseconds since the engine started. */
+u64 tonic_time_us(const struct tonic_prog_ctx *ctx)
+{
+	return tonic_cycles_us(ctx, ctx->now);
+}
+
+/*
  * Go-back-N (RoCE, and TCP after an RTO): everything from the first unacked
  * segment to the last one sent goes again.  Selectively acked segments in
  * the range are skipped by segment generation, which tests `acked` first.
@@ -119,21 +138,34 @@ u8 tonic_tcp_dupack(struct tonic_tcp *t)
 }
 
 /*
+ * Slow start (tcp_slow_start): grow ctx->cwnd by the acked segments up to
+ * ssthresh; returns the acked segments left for congestion avoidance.
+ */
+u32 tonic_tcp_slow_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+{
+	u32 room, ss;
+
+	if (ctx->cwnd >= t->ssthresh)
+		return acked;
+	room = t->ssthresh - ctx->cwnd;
+	ss = acked < room ? acked : room;
+	ctx->cwnd += ss;
+	if (ctx->cwnd > ctx->wnd_bits)
+		ctx->cwnd = ctx->wnd_bits;
+	return acked - ss;
+}
+
+/*
  * Slow start below ssthresh, then +1 segment per window of acked segments
  * (tcp_slow_start + tcp_cong_avoid_ai).  cwnd never exceeds the bitmap:
  * segment generation could not use more.
  */
-void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
 {
-	u32 cwnd = ctx->cwnd;
+	u32 cwnd;
 
-	if (cwnd < t->ssthresh) {
-		u32 room = t->ssthresh - cwnd;
-		u32 ss = acked < room ? acked : room;
-
-		cwnd += ss;
-		acked -= ss;
-	}
+	acked = tonic_tcp_slow_start(ctx, t, acked);
+	cwnd = ctx->cwnd;
 	if (acked) {
 		u32 cnt = t->cwnd_cnt + acked;
 
@@ -148,18 +180,33 @@ void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 a
 	ctx->cwnd = cwnd < ctx->wnd_bits ? cwnd : ctx->wnd_bits;
 }
 
+/* RFC 5681 (4): ssthresh = max(FlightSize / 2, 2 SMSS), whatever the event. */
+static u32 tonic_reno_ssthresh(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
+			       enum tonic_cong_event ev)
+{
+	u32 half = tonic_flight(ctx) / 2;
+
+	return half > 2 ? half : 2;
+}
+
+const struct tonic_tcp_cc tonic_reno_cc = {
+	.cong_avoid	= tonic_reno_cong_avoid,
+	.ssthresh	= tonic_reno_ssthresh,
+};
+
 /*
  * New data acked outside fast recovery: react to ECE or grow the window,
  * and after an RTO keep going back N at the pace the window allows --
  * segment generation does not hold retransmissions to cwnd, so marking the
  * whole flight at once would burst it.
  */
-void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
+		    const struct tonic_tcp_cc *cc)
 {
 	u32 from, to;
 
-	if (!tonic_tcp_ecn(ctx, t))
-		tonic_tcp_cong_avoid(ctx, t, acked);
+	if (!tonic_tcp_ecn(ctx, t, cc))
+		cc->cong_avoid(ctx, t, acked);
 	if (!tonic_before(ctx->wnd_start, t->recover))
 		return;
 	from = tonic_before(t->rtx_next, ctx->wnd_start) ? ctx->wnd_start : t->rtx_next;
@@ -172,14 +219,13 @@ void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
 	}
 }
 
-/* RFC 5681 (4): ssthresh = max(FlightSize / 2, 2 SMSS); remember `recover`. */
-void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+/* A loss or an ECE: ssthresh from @cc, remember `recover`, flag CWR. */
+void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
+			      const struct tonic_tcp_cc *cc, enum tonic_cong_event ev)
 {
-	u32 half = tonic_flight(ctx) / 2;
-
-	t->ssthresh = half > 2 ? half : 2;
+	t->ssthresh = cc->ssthresh(ctx, t, ev);
 	t->recover = ctx->highest_sent;
-	t->in_recovery = 1;
+	t->in_recovery = TONIC_REC_FAST;
 	t->cwnd_cnt = 0;
 	ctx->cwr = true;
 }
@@ -190,7 +236,8 @@ void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  * Otherwise the third starts fast retransmit of wnd_start, unless
  * @may_enter says the loss it reports was already handled.
  */
-void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter)
+void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter,
+			    const struct tonic_tcp_cc *cc)
 {
 	/* Nothing in flight: a window update, not a duplicate. */
 	if (!tonic_flight(ctx))
@@ -201,7 +248,7 @@ void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, boo
 		return;
 	}
 	if (tonic_tcp_dupack(t) == TONIC_DUPTHRESH && may_enter) {
-		tonic_tcp_enter_recovery(ctx, t);
+		tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 		ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
 		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
 	}
@@ -211,13 +258,19 @@ void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, boo
  * RFC 3168 6.1.2: an ECE halves the window once per window of data, as a
  * loss would, but retransmits nothing.  Returns true when it acted.
  */
-bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
 {
 	if (!(ctx->pkt->flags & TONIC_PKT_F_ECE) || t->in_recovery ||
 	    tonic_before(ctx->wnd_start, t->recover))
 		return false;
-	tonic_tcp_enter_recovery(ctx, t);
+	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_ECN);
 	t->in_recovery = 0;
+	/*
+	 * `recover` now only stops a second cut in this window: nothing was
+	 * lost, so tell tonic_tcp_open()'s post-RTO go-back-N that everything
+	 * before it has been "resent" (it used to resend the whole flight).
+	 */
+	t->rtx_next = t->recover;
 	ctx->cwnd = t->ssthresh;
 	return true;
 }
@@ -227,11 +280,9 @@ bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  * first unacked one (the rest follows as acks open the window, see
  * tonic_tcp_open()) and ignore dupacks for data sent before the timeout.
  */
-void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
 {
-	u32 half = tonic_flight(ctx) / 2;
-
-	t->ssthresh = half > 2 ? half : 2;
+	t->ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
 	t->recover = ctx->highest_sent;
 	t->in_recovery = 0;
 	t->dupacks = 0;
@@ -244,9 +295,9 @@ void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	tonic_rto_backoff(ctx, &t->rto);
 }
 
-/* The TCP programs only use the periodic module for their RTO. */
+/* The Reno-family programs only use the periodic module for their RTO. */
 void tonic_tcp_periodic(struct tonic_prog_ctx *ctx)
 {
 	if (ctx->timeout)
-		tonic_tcp_timeout(ctx, ctx->user);
+		tonic_tcp_timeout(ctx, ctx->user, &tonic_reno_cc);
 }

@@ -13,30 +13,47 @@ static void newreno_init(struct tonic_prog_ctx *ctx)
 	tonic_tcp_init(ctx, ctx->user);
 }
 
-static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked)
+static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
+			    const struct tonic_tcp_cc *cc)
 {
-	tonic_tcp_new_ack(ctx, t);
 	if (!t->in_recovery) {
-		tonic_tcp_open(ctx, t, acked);
+		tonic_tcp_new_ack(ctx, t);
+		tonic_tcp_open(ctx, t, acked, cc);
 		return;
 	}
 	if (!tonic_before(ctx->wnd_start, t->recover)) {
-		/* Full ack (6582 3.2 (3)): deflate, without a burst. */
+		/* Full ack (6582 3.2 step 3): deflate, without a burst. */
 		u32 flight = tonic_flight(ctx) + 1;
 
+		tonic_tcp_new_ack(ctx, t);
 		t->in_recovery = 0;
 		ctx->cwnd = flight < t->ssthresh ? flight : t->ssthresh;
 		return;
 	}
 	/*
-	 * Partial ack (3.2 (4)): the segment it names was lost too.  Deflate by
+	 * Partial ack (3.2 step 3): the segment it names was lost too.  Deflate by
 	 * the amount acked and add one back, so the retransmission fits.
 	 */
 	tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
 	ctx->cwnd = ctx->cwnd > acked ? ctx->cwnd - acked + 1 : 1;
+	/*
+	 * "For the first partial ACK that arrives during fast recovery, also
+	 * reset the retransmit timer" (3.2 step 3); later ones leave it running,
+	 * the "Impatient" variant of section 4: with many losses in a window
+	 * the RTO ends recovery instead of one retransmission per round trip.
+	 */
+	t->dupacks = 0;
+	if (t->in_recovery == TONIC_REC_FAST) {
+		t->in_recovery = TONIC_REC_PARTIAL;
+		tonic_rto_progress(ctx, &t->rto);
+	}
 }
 
-static void newreno_incoming(struct tonic_prog_ctx *ctx)
+/*
+ * Also the loss recovery of cubic and dctcp: @cc says how the window grows
+ * and how far it is cut.
+ */
+void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
 {
 	struct tonic_tcp *t = ctx->user;
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
@@ -44,14 +61,19 @@ static void newreno_incoming(struct tonic_prog_ctx *ctx)
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	if (acked) {
-		newreno_new_ack(ctx, t, acked);
+		newreno_new_ack(ctx, t, acked, cc);
 		return;
 	}
 	/*
 	 * 3.2 (2): dupacks for data sent before the last recovery or RTO are
 	 * echoes of losses already handled; do not cut the window again.
 	 */
-	tonic_tcp_dupack_event(ctx, t, !tonic_before(ctx->wnd_start, t->recover));
+	tonic_tcp_dupack_event(ctx, t, !tonic_before(ctx->wnd_start, t->recover), cc);
+}
+
+static void newreno_incoming(struct tonic_prog_ctx *ctx)
+{
+	tonic_newreno_incoming(ctx, &tonic_reno_cc);
 }
 
 const struct tonic_prog_ops tonic_prog_newreno = {

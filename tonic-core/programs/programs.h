@@ -17,6 +17,8 @@ extern const struct tonic_prog_ops tonic_prog_ndp;
 extern const struct tonic_prog_ops tonic_prog_dcqcn;
 extern const struct tonic_prog_ops tonic_prog_irn;
 extern const struct tonic_prog_ops tonic_prog_ibcc;
+extern const struct tonic_prog_ops tonic_prog_cubic;
+extern const struct tonic_prog_ops tonic_prog_dctcp;
 
 /* Loss is inferred once this many segments were acked above a hole (RFC 5681/6675). */
 #define TONIC_DUPTHRESH		3
@@ -43,10 +45,39 @@ struct tonic_tcp {
 	struct tonic_rto rto;
 	u16 cwnd_cnt;		/* acked segments towards the next +1 in congestion avoidance */
 	u8 dupacks;
-	u8 in_recovery;
+	u8 in_recovery;		/* 0, or TONIC_REC_* */
 };
 
+/* struct tonic_tcp.in_recovery: in fast recovery ... */
+#define TONIC_REC_FAST		1
+/* ... and a partial ack has already reset the RTO (newreno, RFC 6582 3.2 (5)) */
+#define TONIC_REC_PARTIAL	2
+
+/* What a congestion event is, for tonic_tcp_cc.ssthresh. */
+enum tonic_cong_event {
+	TONIC_CE_LOSS,		/* fast retransmit */
+	TONIC_CE_ECN,		/* ECE, once per window */
+	TONIC_CE_RTO,		/* retransmission timeout */
+};
+
+/*
+ * The window-growth half of a TCP program, as tcp_congestion_ops is to
+ * tcp_input.c: the loss-recovery helpers below ask it for the new ssthresh
+ * at every congestion event and let it grow cwnd on new acks outside
+ * recovery.  @t is the first member of the program's user state.
+ * tonic_reno_cc is RFC 5681 (ssthresh = FlightSize / 2, +1 per window).
+ */
+struct tonic_tcp_cc {
+	void (*cong_avoid)(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
+	u32 (*ssthresh)(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, enum tonic_cong_event ev);
+};
+
+extern const struct tonic_tcp_cc tonic_reno_cc;
+void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
+
 u32 tonic_flight(const struct tonic_prog_ctx *ctx);
+u64 tonic_cycles_us(const struct tonic_prog_ctx *ctx, u64 cycles);
+u64 tonic_time_us(const struct tonic_prog_ctx *ctx);
 u32 tonic_hole_end(const struct tonic_prog_ctx *ctx, u32 off);
 void tonic_gbn_mark(struct tonic_prog_ctx *ctx);
 
@@ -60,12 +91,22 @@ void tonic_gbn_timeout(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
 void tonic_tcp_init(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 void tonic_tcp_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 u8 tonic_tcp_dupack(struct tonic_tcp *t);
-void tonic_tcp_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
-void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
-void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
-void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter);
-bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
-void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+u32 tonic_tcp_slow_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
+void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
+		    const struct tonic_tcp_cc *cc);
+void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
+			      const struct tonic_tcp_cc *cc, enum tonic_cong_event ev);
+void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter,
+			    const struct tonic_tcp_cc *cc);
+bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc);
+void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc);
 void tonic_tcp_periodic(struct tonic_prog_ctx *ctx);
+
+/* NewReno's loss recovery (newreno.c) around the window growth of @cc. */
+void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
+
+/* cubic.c's arithmetic, for its unit test: K (ms) and W_cubic(t) (segments). */
+u32 tonic_cubic_k_ms(u32 dw);
+u32 tonic_cubic_w(u32 w_max, u32 k_ms, u32 t_ms);
 
 #endif /* _TONIC_PROGRAMS_H */

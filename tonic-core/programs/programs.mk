@@ -8,4 +8,6 @@ TONIC_PROG_SRCS := \
 	programs/dcqcn.c \
 	programs/irn.c \
 	programs/ibcc.c \
+	programs/cubic.c \
+	programs/dctcp.c \
 	programs/registry.c

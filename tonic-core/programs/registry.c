@@ -11,6 +11,8 @@ static const struct tonic_prog_ops *const tonic_progs[] = {
 	&tonic_prog_dcqcn,
 	&tonic_prog_irn,
 	&tonic_prog_ibcc,
+	&tonic_prog_cubic,
+	&tonic_prog_dctcp,
 };
 
 const struct tonic_prog_ops *tonic_prog_find(const char *name)

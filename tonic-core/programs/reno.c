@@ -29,11 +29,11 @@ static void reno_incoming(struct tonic_prog_ctx *ctx)
 			t->in_recovery = 0;
 			ctx->cwnd = t->ssthresh;
 		} else {
-			tonic_tcp_open(ctx, t, acked);
+			tonic_tcp_open(ctx, t, acked, &tonic_reno_cc);
 		}
 		return;
 	}
-	tonic_tcp_dupack_event(ctx, t, true);
+	tonic_tcp_dupack_event(ctx, t, true, &tonic_reno_cc);
 }
 
 const struct tonic_prog_ops tonic_prog_reno = {

@@ -1,109 +1,214 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TCP with selective acks, after RFC 6675.  Stage 1 has already set `acked`
- * for every SACK block, so loss detection is a bitmap question: a run of
- * unacked segments is lost once TONIC_DUPTHRESH segments above it are acked
- * (IsLost()).  Each ack in recovery retransmits at most the next lost run
- * after the last one retransmitted (HighRxt), so every hole goes out once
- * and nothing SACKed or still in flight is resent.
+ * TCP with selective acks, RFC 6675.  Stage 1 has already set `acked` for
+ * every SACK block, so the scoreboard is the bitmap:
+ *
+ * - IsLost(S): DupThresh segments above S are SACKed.  Every unSACKed
+ *   segment below the DupThresh-th highest SACKed one is lost, so one
+ *   offset (lost_end) answers IsLost for the whole window.
+ * - SetPipe(): unSACKed segments not lost, plus those retransmitted in this
+ *   recovery (below HighRxt, kept as rtx_next = HighRxt + 1).
+ * - (C): while cwnd - pipe >= 1, NextSeg(): (1) lost segments after
+ *   HighRxt, (2) new data, (3) unSACKed segments after HighRxt below the
+ *   highest SACKed one, (4) one rescue retransmission of the highest
+ *   unSACKed segment per recovery.
+ *
+ * The engine sends marked segments without looking at cwnd, so a program
+ * marks at most cwnd - pipe of them, and lets new data out by setting the
+ * engine's window (segments past wnd_start) to flight + what is left.  One
+ * range is marked per ACK; the rest of the budget waits for the next one.
  */
 #include "../program.h"
 #include "programs.h"
 
+struct sack {
+	struct tonic_tcp t;	/* rtx_next is HighRxt + 1, recover RecoveryPoint + 1 */
+	u32 rescue_rxt;		/* RescueRxt: a rescue is allowed once wnd_start is past it */
+};
+
 static void sack_init(struct tonic_prog_ctx *ctx)
 {
-	tonic_tcp_init(ctx, ctx->user);
+	struct sack *s = ctx->user;
+
+	tonic_tcp_init(ctx, &s->t);
 }
 
-/* Mark the next lost run at or after rtx_next; false if there is none yet. */
-static bool sack_mark_next_hole(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+/* Segments in [from, to) (offsets) that are SACKed (@set) or not. */
+static u32 sack_cnt(const struct tonic_prog_ctx *ctx, u32 from, u32 to, bool set)
 {
+	u32 n = tonic_bm_count(ctx->acked, from, to);
+
+	return set ? n : to - from - n;
+}
+
+/*
+ * Offset of the @n-th (n >= 1) segment at or after @from that is SACKed
+ * (@set) or not, or the flight if there are fewer.  A select over the
+ * bitmap as a binary search of popcounts: log2(wnd_bits) + 1 steps.
+ */
+static u32 sack_nth(const struct tonic_prog_ctx *ctx, u32 from, u32 n, bool set)
+{
+	u32 lo = from, hi = tonic_flight(ctx);
+
+	if (!n || from >= hi || sack_cnt(ctx, from, hi, set) < n)
+		return hi;
+	hi--;
+	while (lo < hi) {
+		u32 mid = lo + (hi - lo) / 2;
+
+		if (sack_cnt(ctx, from, mid + 1, set) >= n)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/*
+ * RFC 6675 step (C) on one ACK of a recovery.  @force: the first unSACKed
+ * segment goes out whatever pipe says (step 4.3, entering recovery).
+ */
+static void sack_send(struct tonic_prog_ctx *ctx, struct sack *s, bool force)
+{
+	struct tonic_tcp *t = &s->t;
 	u32 hi = tonic_flight(ctx);
-	u32 from, end;
+	u32 sacked = tonic_bm_count(ctx->acked, 0, hi);
+	u32 rtx = tonic_before(t->rtx_next, ctx->wnd_start) ? 0 : t->rtx_next - ctx->wnd_start;
+	u32 lost_end = 0, pipe, budget, first, to;
 
-	if (tonic_before(t->rtx_next, ctx->wnd_start))
-		t->rtx_next = ctx->wnd_start;
-	from = tonic_bm_ffz(ctx->acked, t->rtx_next - ctx->wnd_start);
-	if (from >= hi)
-		return false;
-	end = tonic_hole_end(ctx, from);
-	if (tonic_bm_count(ctx->acked, end, hi) < TONIC_DUPTHRESH)
-		return false;
-	tonic_mark_rtx(ctx, ctx->wnd_start + from, ctx->wnd_start + end);
-	t->rtx_next = ctx->wnd_start + end;
-	return true;
+	if (sacked >= TONIC_DUPTHRESH)
+		lost_end = sack_nth(ctx, 0, sacked - TONIC_DUPTHRESH + 1, true);
+	if (rtx > hi)
+		rtx = hi;
+	/*
+	 * SetPipe(): "(a) If IsLost (S1) returns false: pipe += 1 ...
+	 * (b) If S1 <= HighRxt: pipe += 1" for every unSACKed S1.
+	 */
+	pipe = sack_cnt(ctx, 0, hi, false) - sack_cnt(ctx, 0, lost_end, false) +
+	       sack_cnt(ctx, 0, rtx, false);
+	budget = t->ssthresh > pipe ? t->ssthresh - pipe : 0;
+	first = tonic_bm_ffz(ctx->acked, rtx);
+	if (force) {
+		if (!budget)
+			budget = 1;
+		if (lost_end <= first)
+			lost_end = first + 1;
+	}
+	/* Nothing goes out until the next ACK unless something is left for (2). */
+	ctx->cwnd = hi;
+	if (!budget)
+		return;
+	if (first < lost_end) {
+		/*
+		 * (1) "the smallest unSACKed sequence number S2 ... greater
+		 * than HighRxt ... IsLost (S2) returns true": lost segments
+		 * from there, as many as cwnd - pipe allows.
+		 */
+		to = sack_nth(ctx, first, budget, false) + 1;
+		if (to > lost_end)
+			to = lost_end;
+		tonic_mark_rtx(ctx, ctx->wnd_start + first, ctx->wnd_start + to);
+		t->rtx_next = ctx->wnd_start + to;
+		budget -= sack_cnt(ctx, first, to, false);
+		/* (2) only once no lost segment is left for this budget. */
+		if (to == lost_end)
+			ctx->cwnd = hi + budget;
+		return;
+	}
+	/* (2) "available unsent data and the receiver's advertised window allows" */
+	if (tonic_before(ctx->highest_sent, ctx->tail) && hi < ctx->cfg->wnd_segs) {
+		ctx->cwnd = hi + budget;
+		return;
+	}
+	if (first >= hi)
+		return;		/* every unSACKed segment was retransmitted */
+	if (tonic_bm_count(ctx->acked, first, hi)) {
+		/*
+		 * (3) "an unSACKed sequence number 'S3' ... greater than
+		 * HighRxt ... less than the highest octet covered by any
+		 * received SACK": not lost yet, but nothing else can go.
+		 */
+		u32 top = sack_nth(ctx, 0, sacked, true);
+
+		to = sack_nth(ctx, first, budget, false) + 1;
+		if (to > top)
+			to = top;
+		tonic_mark_rtx(ctx, ctx->wnd_start + first, ctx->wnd_start + to);
+		t->rtx_next = ctx->wnd_start + to;
+		return;
+	}
+	/*
+	 * (4) "a single 'rescue' retransmission per entry into loss
+	 * recovery.  If HighACK is greater than RescueRxt ..., one segment
+	 * ... that MUST include the highest outstanding unSACKed sequence
+	 * number" -- RescueRxt = RecoveryPoint, HighRxt is not updated.
+	 * Nothing is SACKed in [first, hi), so that is the last one sent.
+	 * (We do not rescue a segment already resent in this recovery: its
+	 * retransmission is still in flight.)
+	 */
+	if (!tonic_after(ctx->wnd_start, s->rescue_rxt))
+		return;
+	tonic_mark_rtx(ctx, ctx->wnd_start + hi - 1, ctx->wnd_start + hi);
+	s->rescue_rxt = t->recover - 1;
 }
 
-static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+/*
+ * Step (4): "RecoveryPoint = HighData", "ssthresh = cwnd = (FlightSize /
+ * 2)", retransmit HighACK + 1 "and set both HighRxt and RescueRxt" to it.
+ */
+static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct sack *s)
 {
-	tonic_tcp_enter_recovery(ctx, t);
-	t->rtx_next = ctx->wnd_start;
-	if (sack_mark_next_hole(ctx, t))
-		return;
-	/* Entered on plain dupacks (peer sent no SACK): the first segment is lost. */
-	tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-	t->rtx_next = ctx->wnd_start + 1;
+	tonic_tcp_enter_recovery(ctx, &s->t, &tonic_reno_cc, TONIC_CE_LOSS);
+	s->t.rtx_next = ctx->wnd_start;
+	s->rescue_rxt = ctx->wnd_start;
+	sack_send(ctx, s, true);
 }
 
 static void sack_incoming(struct tonic_prog_ctx *ctx)
 {
-	struct tonic_tcp *t = ctx->user;
+	struct sack *s = ctx->user;
+	struct tonic_tcp *t = &s->t;
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
 	u32 hi = tonic_flight(ctx);
-	bool marked = false;
 
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	if (acked) {
 		tonic_tcp_new_ack(ctx, t);
+		/* (A) a cumulative ACK past RecoveryPoint ends recovery. */
 		if (t->in_recovery && !tonic_before(ctx->wnd_start, t->recover)) {
 			t->in_recovery = 0;
 			ctx->cwnd = t->ssthresh;
 			return;
 		}
-		if (!t->in_recovery) {
-			tonic_tcp_open(ctx, t, acked);
-		} else if (!tonic_before(ctx->wnd_start, t->rtx_next)) {
-			/*
-			 * Partial ack past everything retransmitted: the run it
-			 * names was sent before recovery and is still missing
-			 * after our retransmissions arrived, so it is lost even
-			 * without DupThresh SACKs above it (NewReno's rule, as
-			 * RFC 6675 NextSeg() rule 3 would also resend it).
-			 */
-			marked = sack_mark_next_hole(ctx, t);
-			if (!marked) {
-				tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-				t->rtx_next = ctx->wnd_start + 1;
-				marked = true;
-			}
-		}
+		if (!t->in_recovery)
+			tonic_tcp_open(ctx, t, acked, &tonic_reno_cc);
 	} else if (hi && !t->in_recovery) {
 		tonic_tcp_dupack(t);
 	}
 	if (!hi)
 		return;
-	if (!t->in_recovery) {
-		/* Offset 0 is unacked after stage 1, so count(1, hi) is "SACKed above". */
-		if (t->dupacks < TONIC_DUPTHRESH &&
-		    tonic_bm_count(ctx->acked, 1, hi) < TONIC_DUPTHRESH)
-			return;
-		if (tonic_before(ctx->wnd_start, t->recover))
-			return;		/* echo of a loss handled by an RTO */
-		sack_enter_recovery(ctx, t);
-	} else if (!marked) {
-		sack_mark_next_hole(ctx, t);
+	if (t->in_recovery) {
+		/* (B) SetPipe() and (C) on every ACK of the recovery. */
+		sack_send(ctx, s, false);
+		return;
 	}
-	/* Like pipe in 6675: what the receiver holds does not count against cwnd. */
-	ctx->cwnd = t->ssthresh + tonic_bm_count(ctx->acked, 0, hi);
-	if (ctx->cwnd > ctx->wnd_bits)
-		ctx->cwnd = ctx->wnd_bits;
+	/*
+	 * (2) DupThresh dupacks, or IsLost(HighACK + 1): offset 0 is unacked
+	 * after stage 1, so count(1, hi) is "SACKed above".
+	 */
+	if (t->dupacks < TONIC_DUPTHRESH &&
+	    tonic_bm_count(ctx->acked, 1, hi) < TONIC_DUPTHRESH)
+		return;
+	if (tonic_before(ctx->wnd_start, t->recover))
+		return;		/* echo of a loss handled by an RTO */
+	sack_enter_recovery(ctx, s);
 }
 
 const struct tonic_prog_ops tonic_prog_sack = {
 	.name		= "sack",
 	.credit		= TONIC_CREDIT_CWND,
-	.user_size	= sizeof(struct tonic_tcp),
+	.user_size	= sizeof(struct sack),
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_cwnd	= 10,
 	.def_rto_cycles	= 20000000,
