@@ -25,8 +25,8 @@ echo 1 > $T/events/tonic/tonic_sock_attach/enable
 echo 1 > $T/events/tonic/tonic_sock_ack/enable
 echo 1 > $T/events/tonic/tonic_sock_handback/enable
 
-# trace_of SRC DST PORT: the events of the connection to DST:PORT
-run() {	# run ADDR SRC_RE DST_RE
+# run ADDR SRC_RE DST_RE: a toggled transfer to ADDR, its events checked
+run() {
 	echo > $T/trace
 	# -t: off and on again every 2 MB (the application's toggle: handbacks)
 	xfer h1 h2 "$1" 6000000 -U -t 2000000 -i -r || fails=$((fails + 1))
@@ -48,6 +48,20 @@ run() {	# run ADDR SRC_RE DST_RE
 }
 run 10.0.0.2 10.0.0.1 10.0.0.2
 run fd00::2 '\[fd00::1\]' '\[fd00::2\]'
+
+echo "== the device refuses the first push (the soft device's fail_push knob)"
+FAIL_PUSH=/sys/kernel/debug/tonic_soft0/fail_push
+echo 1 > $T/events/tonic/tonic_sock_push_refused/enable
+echo > $T/trace
+echo 1 > $FAIL_PUSH
+xfer h1 h2 10.0.0.2 2000000 -U || fails=$((fails + 1))
+echo 0 > $FAIL_PUSH
+cat $T/trace > /tmp/trace.59
+grep -m1 "tonic_sock_push_refused:" /tmp/trace.59
+tuple="src=10.0.0.1:[0-9]+ dest=10.0.0.2:$XFER_PORT "
+check "push refused: one event with the 4-tuple" \
+	test "$(grep -Ec "tonic_sock_push_refused: $tuple.*flow=[0-9]+ tail=[1-9][0-9]* err=-[1-9]" /tmp/trace.59)" = 1
+check "push refused: then a handback with the 4-tuple" grep -Eq "tonic_sock_handback: $tuple" /tmp/trace.59
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 tonic_hosts_del
 exit $KSFT_PASS
