@@ -31,6 +31,7 @@
 #include <net/inet_hashtables.h>
 #include <net/inet6_hashtables.h>
 #include "glue.h"
+#include <trace/events/tonic.h>
 
 /* Byte offset of @seq relative to the current burst, or -1 if before it. */
 static s64 tonic_seq_off(const struct tonic_sk *ctx, u32 seq)
@@ -116,7 +117,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, wnd_update, found;
 	struct tonic_tap_slot t;
 	s64 a;
-	int i;
+	int i, err;
 
 	if (!ctx)
 		return;
@@ -200,7 +201,9 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	 * A device whose input is full drops the ack: last_ack stays, so the
 	 * next one (or the peer's answer to a retransmission) carries it.
 	 */
-	if (ctx->dev->ops->incoming(ctx->dev, ctx->flow, &pkt)) {
+	err = ctx->dev->ops->incoming(ctx->dev, ctx->flow, &pkt);
+	trace_tonic_sock_ack(sk, ctx->flow, ack, &pkt, err);
+	if (err) {
 		TONIC_INC(acks_dropped);
 	} else {
 		TONIC_INC(acks_in);

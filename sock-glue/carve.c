@@ -12,6 +12,7 @@
 #include <linux/hrtimer.h>
 #include <net/tcp.h>
 #include "glue.h"
+#include <trace/events/tonic.h>
 
 #define TONIC_PROBE_NS	(200 * NSEC_PER_MSEC)
 
@@ -107,6 +108,7 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	if (err) {
 		/* Refused: TCP sends these bytes instead (the flow's work hands back). */
 		TONIC_INC(push_refused);
+		trace_tonic_sock_push_refused(sk, ctx->flow, new_tail_seg, err);
 		set_bit(TONIC_HANDBACK, &ctx->bits);
 		tonic_flow_kick(ctx);
 		return;

@@ -128,11 +128,22 @@ struct tonic_sk {
 	u32 attaches;
 };
 
+/*
+ * The TCP integration's counters, listed once: struct tonic_glue_stats and
+ * /sys/kernel/debug/tonic/stats (stats.c) are made from this list, in
+ * this order.  (Netlink's tonic-sock-stats carries a subset, glue.c.)
+ */
+#define TONIC_GLUE_STATS(X)						\
+	X(installs) X(attaches) X(detaches) X(fallback_full) X(fallback_md5)	\
+	X(fallback_urg) X(fallback_other) X(fallback_repair) X(fallback_quota)	\
+	X(acks_in) X(acks_dropped) X(acks_bad_csum) X(segs_tx) X(segs_rtx)	\
+	X(tx_errors) X(handbacks) X(handback_bytes) X(failed) X(failovers)	\
+	X(aborted) X(auto_adopted) X(rebases) X(push_refused)
+
 struct tonic_glue_stats {
-	atomic64_t installs, attaches, detaches, fallback_full, fallback_md5, fallback_urg,
-		   fallback_other, fallback_repair, fallback_quota, acks_in, acks_dropped,
-		   acks_bad_csum, segs_tx, segs_rtx, tx_errors, handbacks, handback_bytes,
-		   failed, failovers, aborted, auto_adopted, rebases, push_refused;
+#define TONIC_GLUE_STAT_FIELD(name)	atomic64_t name;
+	TONIC_GLUE_STATS(TONIC_GLUE_STAT_FIELD)
+#undef TONIC_GLUE_STAT_FIELD
 };
 extern struct tonic_glue_stats tonic_gstats;
 #define TONIC_INC(f)	atomic64_inc(&tonic_gstats.f)

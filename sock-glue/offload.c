@@ -19,6 +19,7 @@
  */
 #include <net/tcp.h>
 #include "glue.h"
+#include <trace/events/tonic.h>
 
 bool tonic_drained(const struct tonic_sk *ctx)
 {
@@ -156,6 +157,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->state = TONIC_SK_OFFLOADED;
 	ctx->attaches++;
 	TONIC_INC(attaches);
+	trace_tonic_sock_attach(sk, dev, flow, fcfg.seg_size, ctx->prog ? ctx->prog->name : "");
 	/* No kernel sndbuf autotuning happens for bytes it never holds: size it here. */
 	if (!(sk->sk_userlocks & SOCK_SNDBUF_LOCK)) {
 		int want = min_t(u64, READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_wmem[2]),
@@ -323,6 +325,8 @@ int tonic_handback(struct sock *sk, struct tonic_sk *ctx, u8 state)
 	if (!ctx->attached)
 		return 0;
 	tonic_unhook(ctx);
+	trace_tonic_sock_handback(sk, ctx->flow, state,
+				  ctx->tail - tonic_seq_to_off(ctx, tcp_sk(sk)->snd_una));
 	return tonic_return_bytes(sk, ctx);
 }
 

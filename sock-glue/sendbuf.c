@@ -111,6 +111,12 @@ void tonic_sbuf_free_to(struct sock *sk, struct tonic_sk *ctx, u64 off)
 	tonic_sbuf_release_pages(ctx, ctx->head, off);
 	ctx->head = off;
 	ctx->bytes_acked += n;
+	/*
+	 * tcp_info's delivered (ss -ti) counts segments TCP saw acked in its
+	 * retransmit queue, empty while the device sends: count ours, in
+	 * MSS-sized segments as the wire carried them.
+	 */
+	tcp_sk(sk)->delivered += DIV_ROUND_UP_ULL(n, tcp_sk(sk)->mss_cache ?: 1);
 	sk_wmem_queued_add(sk, -(int)n);
 	sk_mem_uncharge(sk, n);
 	if (sk->sk_socket)

@@ -11,18 +11,15 @@
 
 static struct dentry *tonic_dbg;
 
-#define P(name) seq_printf(m, "%-16s %lld\n", #name, atomic64_read(&tonic_gstats.name))
+/* One line per counter of TONIC_GLUE_STATS (glue.h). */
+#define P(name) seq_printf(m, "%-16s %lld\n", #name, atomic64_read(&tonic_gstats.name));
 
 static int tonic_stats_show(struct seq_file *m, void *v)
 {
 	struct tonic_dev *dev = tonic_dev_default();
 	struct tonic_core_stats cs;
 
-	P(installs); P(attaches); P(detaches); P(fallback_full); P(fallback_md5);
-	P(fallback_urg); P(fallback_other); P(fallback_repair); P(fallback_quota); P(acks_in);
-	P(acks_dropped); P(acks_bad_csum); P(segs_tx); P(segs_rtx); P(tx_errors); P(handbacks);
-	P(handback_bytes); P(failed); P(failovers); P(aborted); P(auto_adopted); P(rebases);
-	P(push_refused);
+	TONIC_GLUE_STATS(P)
 	if (!dev)
 		return 0;
 	dev->ops->dev_stats(dev, &cs);

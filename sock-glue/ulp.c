@@ -106,12 +106,21 @@ static void tonic_ulp_release(struct sock *sk)
 	tonic_sk_put(ctx);
 }
 
-#define TONIC_DIAG_ATTR	16	/* our nest inside INET_DIAG_ULP_INFO (ss ignores it) */
-
+/*
+ * sock_diag: our nest in INET_DIAG_ULP_INFO (uapi TONIC_ULP_INFO).  The
+ * ULP stays installed after a handback (the socket may be offloaded
+ * again, by the application or the admin), so inet_diag keeps naming it
+ * ("tcp-ulp-tonic" in ss); the state says whether the device sends.  The
+ * device's figures come only while the flow is attached: under ctx->lock,
+ * which the handback takes to unpublish the flow before removing it.
+ */
 static int tonic_ulp_get_info(struct sock *sk, struct sk_buff *skb)
 {
+	const struct tonic_prog_ops *prog;
+	struct tonic_flow_stats st;
 	struct tonic_sk *ctx;
 	struct nlattr *nest;
+	bool attached;
 	int err = 0;
 
 	/* inet_diag calls us without RCU held (kTLS's get_info takes it too). */
@@ -119,20 +128,43 @@ static int tonic_ulp_get_info(struct sock *sk, struct sk_buff *skb)
 	ctx = rcu_dereference(inet_csk(sk)->icsk_ulp_data);
 	if (!ctx)
 		goto out;
-	nest = nla_nest_start_noflag(skb, TONIC_DIAG_ATTR);
+	prog = READ_ONCE(ctx->prog);
+	nest = nla_nest_start_noflag(skb, TONIC_ULP_INFO);
 	if (!nest) {
 		err = -EMSGSIZE;
 		goto out;
 	}
-	if (nla_put_u32(skb, 1, READ_ONCE(ctx->state)) ||
-	    nla_put_u32(skb, 2, READ_ONCE(ctx->flow)) ||
-	    nla_put_u32(skb, 3, READ_ONCE(ctx->seg)) ||
-	    nla_put_string(skb, 4, ctx->prog ? ctx->prog->name : "")) {
-		nla_nest_cancel(skb, nest);
-		err = -EMSGSIZE;
-		goto out;
+	if (nla_put_u32(skb, TONIC_ULP_INFO_STATE, READ_ONCE(ctx->state)) ||
+	    nla_put_u32(skb, TONIC_ULP_INFO_SEG_SIZE, READ_ONCE(ctx->seg)) ||
+	    nla_put_string(skb, TONIC_ULP_INFO_PROGRAM, prog ? prog->name : "") ||
+	    nla_put_u32(skb, TONIC_ULP_INFO_SUB_DELAY_US, READ_ONCE(ctx->sub_delay_us)) ||
+	    nla_put_u64_64bit(skb, TONIC_ULP_INFO_BYTES_QUEUED, READ_ONCE(ctx->bytes_queued),
+			      TONIC_ULP_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, TONIC_ULP_INFO_BYTES_ACKED, READ_ONCE(ctx->bytes_acked),
+			      TONIC_ULP_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, TONIC_ULP_INFO_SEGS_SENT, READ_ONCE(ctx->segs_sent),
+			      TONIC_ULP_INFO_PAD) ||
+	    nla_put_u64_64bit(skb, TONIC_ULP_INFO_SEGS_RTX, READ_ONCE(ctx->segs_rtx),
+			      TONIC_ULP_INFO_PAD) ||
+	    nla_put_u32(skb, TONIC_ULP_INFO_ATTACHES, READ_ONCE(ctx->attaches)))
+		goto cancel;
+	spin_lock_bh(&ctx->lock);
+	attached = ctx->attached && !ctx->dev->ops->flow_stats(ctx->dev, ctx->flow, &st);
+	if (attached &&
+	    (nla_put_u32(skb, TONIC_ULP_INFO_FLOW, ctx->flow) ||
+	     nla_put_string(skb, TONIC_ULP_INFO_DEV, ctx->dev->name) ||
+	     nla_put_u32(skb, TONIC_ULP_INFO_CWND, st.cwnd) ||
+	     nla_put_u32(skb, TONIC_ULP_INFO_RATE_KBPS, st.rate_kbps) ||
+	     nla_put_u64_64bit(skb, TONIC_ULP_INFO_TIMEOUTS, st.timeouts, TONIC_ULP_INFO_PAD))) {
+		spin_unlock_bh(&ctx->lock);
+		goto cancel;
 	}
+	spin_unlock_bh(&ctx->lock);
 	nla_nest_end(skb, nest);
+	goto out;
+cancel:
+	nla_nest_cancel(skb, nest);
+	err = -EMSGSIZE;
 out:
 	rcu_read_unlock();
 	return err;
@@ -140,7 +172,23 @@ out:
 
 static size_t tonic_ulp_get_info_size(const struct sock *sk)
 {
-	return nla_total_size(0) + 3 * nla_total_size(sizeof(u32)) + nla_total_size(16);
+	const struct tonic_prog_ops *prog;
+	size_t dev = 0, name = 1;
+	struct tonic_sk *ctx;
+
+	rcu_read_lock();
+	ctx = rcu_dereference(inet_csk(sk)->icsk_ulp_data);
+	if (ctx && ctx->dev)
+		dev = strlen(ctx->dev->name) + 1;
+	prog = ctx ? READ_ONCE(ctx->prog) : NULL;
+	if (prog)
+		name = strlen(prog->name) + 1;
+	rcu_read_unlock();
+	return nla_total_size(0) +			/* the nest */
+	       7 * nla_total_size(sizeof(u32)) +	/* state .. attaches */
+	       5 * nla_total_size_64bit(sizeof(u64)) +
+	       nla_total_size(name) +
+	       nla_total_size(dev);
 }
 
 struct tcp_ulp_ops tonic_ulp_ops = {

@@ -19,5 +19,15 @@ $(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tes
 	$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(KSFT_DIR) -I$(CURDIR)/include -Itests/selftests \
 		$(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
 
+# BPF objects for the guest (tests/selftests/bpf/*.bpf.c, clang -target
+# bpf, no libbpf): shipped next to the programs, loaded by tonic_bpf_load.
+BPF_CLANG ?= clang
+GUEST_BPF_SRCS := $(wildcard tests/selftests/bpf/*.bpf.c)
+GUEST_BPF_OBJS := $(GUEST_BPF_SRCS:tests/selftests/bpf/%.c=$(B)/guest/%.o)
+
+$(B)/guest/%.bpf.o: tests/selftests/bpf/%.bpf.c
+	@mkdir -p $(dir $@)
+	$(BPF_CLANG) -O2 -g -target bpf -I/usr/include/$(shell $(CC) -dumpmachine) -c -o $@ $<
+
 .PHONY: guest-progs
-guest-progs: $(GUEST_PROGS)
+guest-progs: $(GUEST_PROGS) $(GUEST_BPF_OBJS)

@@ -3,7 +3,7 @@
  * tonic - show and steer Tonic transport offload (tonic(8)).
  *
  *   tonic [-j] dev show | flow show [dev N] [id N] [prog P] [netns all] | stats
- *         | set [...] | defaults show | sock offload on|off ... | monitor
+ *         | set [...] | defaults show | sock offload on|off ... | sock show | monitor
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -22,6 +22,7 @@ static void usage(FILE *f)
 		"  tonic set [prog PROGRAM] [seg BYTES] [delay US] [auto on|off]\n"
 		"  tonic defaults show\n"
 		"  tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT\n"
+		"  tonic sock show [port N]\n"
 		"  tonic monitor\n"
 		"OPTIONS: -j, --json     JSON output\n"
 		"         -h, --help     this help\n"

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT */
+/*
+ * tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT
+ * tonic sock show [port N] (sockdiag.c)
+ */
 #include <stdio.h>
 #include <string.h>
 #include <arpa/inet.h>
@@ -47,11 +50,14 @@ int cmd_sock(int argc, char **argv)
 	int af2;
 
 	if (argc > 0 && !strcmp(argv[0], "help")) {
-		printf("Usage: tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT\n");
+		printf("Usage: tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT\n"
+		       "       tonic sock show [port N]\n");
 		return 0;
 	}
+	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list")))
+		return sock_show(argc - 1, argv + 1);
 	if (argc < 1 || strcmp(argv[0], "offload"))
-		usage_error("sock: expected \"offload\" (tonic sock offload on|off SRC SPORT DST DPORT)");
+		usage_error("sock: expected \"show\" or \"offload\" (tonic sock offload on|off SRC SPORT DST DPORT)");
 	if (argc != 6)
 		usage_error("sock offload: expected on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT");
 	if (!strcmp(argv[1], "on"))

@@ -3,6 +3,14 @@
  * Tonic tracepoints: flows coming and going, segments out, control packets
  * in, loss marked, timeouts (perf list 'tonic:*', bpftrace -l 'tracepoint:tonic:*').
  * Defined in driver/trace.c.
+ *
+ * The tonic_flow_*, tonic_segment_out, tonic_ack_in, tonic_loss and
+ * tonic_timeout events are the device's: they fire where the device works
+ * (the soft device's worker, the PCIe driver's interrupt path) and name the
+ * flow by device and id.  The tonic_sock_* events are the socket's, fired
+ * by sock-glue where the socket event happens (the application's call,
+ * TCP's receive path for an ACK, the flow's work for what the device
+ * asked), with the 4-tuple as tcp:tcp_probe carries it.
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM tonic
@@ -11,6 +19,10 @@
 #define _TRACE_TONIC_H
 
 #include <linux/tracepoint.h>
+#include <linux/ipv6.h>
+#include <net/sock.h>
+#include <net/inet_sock.h>
+#include <trace/events/net_probe_common.h>
 #include <tonic.h>	/* tonic-core */
 #include <program.h>
 
@@ -161,6 +173,133 @@ TRACE_EVENT(tonic_timeout,
 	),
 	TP_printk("dev=%s flow=%u wnd_start=%u rto_cycles=%u", __get_str(dev), __entry->flow,
 		  __entry->wnd_start, __entry->rto)
+);
+
+/*
+ * The socket's part of the tonic_sock_* events, as tcp:tcp_probe: the
+ * addresses as struct sockaddr_in or sockaddr_in6 with the ports in them
+ * (printed with %pISpc), the ports and family again for filters.
+ */
+#define TONIC_SK_ENTRY							\
+	__field(const void *, skaddr)					\
+	__field(__u16, family)						\
+	__field(__u16, sport)						\
+	__field(__u16, dport)						\
+	__array(__u8, saddr, sizeof(struct sockaddr_in6))		\
+	__array(__u8, daddr, sizeof(struct sockaddr_in6))
+
+#define TONIC_SK_ASSIGN(sk)						\
+	do {								\
+		const struct inet_sock *inet = inet_sk(sk);		\
+									\
+		__entry->skaddr = sk;					\
+		__entry->family = sk->sk_family;			\
+		__entry->sport = ntohs(inet->inet_sport);		\
+		__entry->dport = ntohs(inet->inet_dport);		\
+		memset(__entry->saddr, 0, sizeof(struct sockaddr_in6));	\
+		memset(__entry->daddr, 0, sizeof(struct sockaddr_in6));	\
+		TP_STORE_ADDR_PORTS(__entry, inet, sk);			\
+	} while (0)
+
+#define TONIC_SK_FMT	"src=%pISpc dest=%pISpc "
+#define TONIC_SK_ARGS	__entry->saddr, __entry->daddr
+
+/* The socket's flow was added to a device (offload starts or resumes). */
+TRACE_EVENT(tonic_sock_attach,
+	TP_PROTO(const struct sock *sk, const struct tonic_dev *dev, u32 flow, u32 seg_size,
+		 const char *prog_name),
+	TP_ARGS(sk, dev, flow, seg_size, prog_name),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__string(dev, dev->name)
+		__field(u32, flow)
+		__field(u32, seg_size)
+		__array(char, prog, 16)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__assign_str(dev, dev->name);
+		__entry->flow = flow;
+		__entry->seg_size = seg_size;
+		strscpy(__entry->prog, prog_name, 16);
+	),
+	TP_printk(TONIC_SK_FMT "dev=%s flow=%u prog=%s seg_size=%u", TONIC_SK_ARGS,
+		  __get_str(dev), __entry->flow, __entry->prog, __entry->seg_size)
+);
+
+/*
+ * The socket went back to software TCP: @state is what it is now
+ * (TONIC_SK_*), @bytes what TCP took over (sent or not, not yet acked).
+ */
+TRACE_EVENT(tonic_sock_handback,
+	TP_PROTO(const struct sock *sk, u32 flow, u32 state, u64 bytes),
+	TP_ARGS(sk, flow, state, bytes),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__field(u32, flow)
+		__field(u32, state)
+		__field(u64, bytes)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__entry->flow = flow;
+		__entry->state = state;
+		__entry->bytes = bytes;
+	),
+	TP_printk(TONIC_SK_FMT "flow=%u state=%u bytes=%llu", TONIC_SK_ARGS,
+		  __entry->flow, __entry->state, __entry->bytes)
+);
+
+/* The device refused new segments up to @tail (the socket goes back to TCP). */
+TRACE_EVENT(tonic_sock_push_refused,
+	TP_PROTO(const struct sock *sk, u32 flow, u32 tail, int err),
+	TP_ARGS(sk, flow, tail, err),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__field(u32, flow)
+		__field(u32, tail)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__entry->flow = flow;
+		__entry->tail = tail;
+		__entry->err = err;
+	),
+	TP_printk(TONIC_SK_FMT "flow=%u tail=%u err=%d", TONIC_SK_ARGS,
+		  __entry->flow, __entry->tail, __entry->err)
+);
+
+/*
+ * An ACK TCP accepted, handed to the device (in TCP's receive path):
+ * @snd_una its cumulative ack, @pkt what the device got (segments), @err
+ * the device's answer (nonzero: dropped, the next ACK carries it).
+ */
+TRACE_EVENT(tonic_sock_ack,
+	TP_PROTO(const struct sock *sk, u32 flow, u32 snd_una, const struct tonic_pkt *pkt,
+		 int err),
+	TP_ARGS(sk, flow, snd_una, pkt, err),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__field(u32, flow)
+		__field(u32, snd_una)
+		__field(u32, cum_ack)
+		__field(u32, flags)
+		__field(u32, nsack)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__entry->flow = flow;
+		__entry->snd_una = snd_una;
+		__entry->cum_ack = pkt->cum_ack;
+		__entry->flags = pkt->flags;
+		__entry->nsack = pkt->nsack;
+		__entry->err = err;
+	),
+	TP_printk(TONIC_SK_FMT "flow=%u snd_una=%u cum_ack=%u flags=0x%x nsack=%u err=%d",
+		  TONIC_SK_ARGS, __entry->flow, __entry->snd_una, __entry->cum_ack,
+		  __entry->flags, __entry->nsack, __entry->err)
 );
 
 #endif /* _TRACE_TONIC_H */

@@ -50,6 +50,36 @@ struct tonic_sock_info {
 };
 
 /*
+ * sock_diag (inet_diag, what `ss -ti` reads): a socket with the "tonic"
+ * ULP carries, inside INET_DIAG_ULP_INFO and next to INET_ULP_INFO_NAME,
+ * a nest of type TONIC_ULP_INFO with these attributes (the ULP's info is
+ * sent to CAP_NET_ADMIN requesters only).  iproute2's ss prints only the
+ * name ("tcp-ulp-tonic"); `tonic sock show` prints the nest.
+ */
+#define TONIC_ULP_INFO		16
+enum {
+	TONIC_ULP_INFO_UNSPEC,
+	TONIC_ULP_INFO_STATE,		/* u32: TONIC_SK_* */
+	TONIC_ULP_INFO_FLOW,		/* u32: flow id on the device, while attached */
+	TONIC_ULP_INFO_SEG_SIZE,	/* u32: C in bytes (of the last attachment) */
+	TONIC_ULP_INFO_PROGRAM,		/* string */
+	TONIC_ULP_INFO_SUB_DELAY_US,	/* u32: T */
+	TONIC_ULP_INFO_DEV,		/* string: the device, while attached */
+	TONIC_ULP_INFO_CWND,		/* u32: the device's window, segments of C, while attached */
+	TONIC_ULP_INFO_RATE_KBPS,	/* u32: the device's rate, while attached */
+	TONIC_ULP_INFO_TIMEOUTS,	/* u64: the device's timeouts, while attached */
+	TONIC_ULP_INFO_BYTES_QUEUED,	/* u64: as struct tonic_sock_info */
+	TONIC_ULP_INFO_BYTES_ACKED,	/* u64 */
+	TONIC_ULP_INFO_SEGS_SENT,	/* u64 */
+	TONIC_ULP_INFO_SEGS_RTX,	/* u64 */
+	TONIC_ULP_INFO_ATTACHES,	/* u32 */
+	TONIC_ULP_INFO_PAD,
+
+	__TONIC_ULP_INFO_MAX,
+	TONIC_ULP_INFO_MAX = (__TONIC_ULP_INFO_MAX - 1)
+};
+
+/*
  * Generic netlink family "tonic" (Documentation/netlink/specs/tonic.yaml,
  * Documentation/netlink.rst).  Each command has its own attribute set.
  */

@@ -1,0 +1,92 @@
+#!/bin/sh
+# What `ss -ti` and `tonic sock show` (the same sock_diag dump) tell an
+# admin about an offloaded socket, during a transfer and after the offload
+# is switched off:
+#  - ss: "tcp-ulp-tonic" (iproute2 prints only the ULP's name), and TCP's
+#    own figures kept true while the device sends: bytes_acked, delivered
+#    (segments the peer acked, which kernel TCP counts only from its own
+#    retransmit queue), cwnd above the initial 10 (the device's window);
+#  - tonic sock show: the TONIC_ULP_INFO nest: state offloaded, program, C,
+#    T, device, flow, device cwnd, bytes acked, segments sent;
+#  - after `tonic sock offload off`: state software, no device figures
+#    (the ULP stays installed, so ss still names it), and every byte
+#    arrives intact.
+# timeout: 180
+. /tests/lib.sh
+tonic_load || ksft_fail "modprobe tonic"
+tonic_hosts 2 || ksft_fail "tonic_hosts"
+tonic_netem h2 delay 10ms
+fails=0
+check() {	# check WHAT COND...: count a failed condition
+	_what=$1; shift
+	if "$@"; then echo "ok   $_what"; else echo "FAIL $_what"; fails=$((fails + 1)); fi
+}
+# num KEY LINE: the number after "KEY:" (ss) or "KEY " (tonic sock show)
+num() { echo "$2" | sed -n "s/.*[ \t]$1[: ]\([0-9][0-9]*\).*/\1/p" | head -n 1; }
+
+on h2 tonic_xfer -s 6001 -D 2 > /tmp/srv.58 2>&1 &
+i=0
+while ! grep -q listening /tmp/srv.58 2>/dev/null; do
+	i=$((i + 1)); [ $i -gt 50 ] && ksft_fail "no server"; sleep 0.1
+done
+# -U: the ULP per socket; a slow reader (-D) keeps it busy for a while.
+on h1 tonic_xfer -c 10.0.0.2 6001 150000000 -U -i > /tmp/cli.58 2>&1 & c=$!
+
+# Wait until the socket has had a few hundred kilobytes acked.
+i=0
+while :; do
+	ss_line=$(on h1 $SS -tinH state established dst 10.0.0.2:6001 | tr '\n\t' '  ')
+	acked=$(num bytes_acked "$ss_line")
+	[ "${acked:-0}" -gt 2000000 ] && break
+	i=$((i + 1)); [ $i -gt $((100 * TONIC_TIMEOUT_SCALE)) ] && break
+	sleep 0.1
+done
+echo "ss: $ss_line"
+lport=$(echo "$ss_line" | awk '{print $3}'); lport=${lport##*:}
+show=$(on h1 tonic sock show port 6001)
+echo "tonic sock show: $show"
+json=$(on h1 tonic -j sock show port 6001)
+echo "json: $json"
+
+mss=$(num mss "$ss_line")
+delivered=$(num delivered "$ss_line")
+cwnd=$(num cwnd "$ss_line")
+check "ss names the ULP" eval 'echo "$ss_line" | grep -q "tcp-ulp-tonic"'
+check "ss bytes_acked ${acked:-none} > 2 MB" test "${acked:-0}" -gt 2000000
+# delivered counts segments: at least half of bytes_acked in MSS (TSO/GRO
+# acks can cover several segments, never fewer than bytes_acked / mss).
+check "ss delivered ${delivered:-none} ~ bytes_acked / mss" \
+	test "$(( ${delivered:-0} * ${mss:-1} * 2 ))" -ge "${acked:-0}"
+check "ss cwnd ${cwnd:-none} > 10 (the device's window)" test "${cwnd:-0}" -gt 10
+check "sock show: one socket, offloaded" eval \
+	'[ "$(echo "$show" | grep -c "^local")" = 1 ] && echo "$show" | grep -q "lport $lport remote 10.0.0.2 rport 6001 state offloaded"'
+check "sock show: program, C, T" eval 'echo "$show" | grep -Eq "program [a-z]+ seg_size [1-9][0-9]* sub_delay_us [0-9]+"'
+check "sock show: device, flow, device cwnd > 0" eval \
+	'echo "$show" | grep -Eq "dev [a-z0-9]+ flow [0-9]+ cwnd [1-9][0-9]* rate_kbps [0-9]+ timeouts [0-9]+"'
+check "sock show: bytes acked > 2 MB, segments sent" eval \
+	'[ "$(num bytes_acked "$show")" -gt 2000000 ] && [ "$(num segs_sent "$show")" -gt 1000 ]'
+check "sock show -j: the same as JSON" eval \
+	'echo "$json" | grep -q "\"state\":\"offloaded\"" && echo "$json" | grep -q "\"rport\":6001"'
+
+echo "== the offload switched off"
+on h1 tonic sock offload off 10.0.0.1 "$lport" 10.0.0.2 6001 || { echo "offload off failed"; fails=$((fails + 1)); }
+i=0
+while :; do
+	show=$(on h1 tonic sock show port 6001)
+	echo "$show" | grep -q "state software" && break
+	i=$((i + 1)); [ $i -gt $((100 * TONIC_TIMEOUT_SCALE)) ] && break
+	sleep 0.1
+done
+ss_line=$(on h1 $SS -tinH state established dst 10.0.0.2:6001 | tr '\n\t' '  ')
+echo "ss: $ss_line"
+echo "tonic sock show: $show"
+check "sock show: state software" eval 'echo "$show" | grep -q "state software"'
+check "sock show: no device figures" eval '! echo "$show" | grep -q " dev "'
+check "ss still names the ULP (installed until the socket closes)" eval \
+	'echo "$ss_line" | grep -q "tcp-ulp-tonic"'
+check "the transfer completes intact" wait $c
+cat /tmp/cli.58
+check "the socket was offloaded once" grep -q "attaches 1" /tmp/cli.58
+[ $fails = 0 ] || ksft_fail "$fails check(s) failed"
+tonic_hosts_del
+exit $KSFT_PASS
