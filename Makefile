@@ -17,7 +17,7 @@ CORE_HDRS := $(wildcard tonic-core/*.h tonic-core/programs/*.h)
 LIBCORE := $(B)/user/libtonic-core.a
 LIBCORE_ASAN := $(B)/asan/libtonic-core.a
 
-.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e clean clean-debug help
+.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma clean clean-debug help
 all: modules user
 
 help:
@@ -33,6 +33,7 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
+	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe, later tonic0"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"
 
