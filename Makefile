@@ -40,7 +40,7 @@ CORE_HDRS := $(wildcard tonic-core/*.h tonic-core/programs/*.h)
 LIBCORE := $(B)/user/libtonic-core.a
 LIBCORE_ASAN := $(B)/asan/libtonic-core.a
 
-.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e clean clean-debug help
+.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma clean clean-debug help
 all: modules user
 
 help:
@@ -61,6 +61,7 @@ help:
 	@echo "               its man page, <linux/tonic.h>, the YNL spec (share/ynl/specs);"
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
+	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe, later tonic0"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"
 	@echo "Variables:"

@@ -19,12 +19,21 @@ R=$(mktemp -d "$B/initramfs.XXXXXX")
 chmod 755 "$R"
 trap 'rm -rf "$R"' EXIT
 
-# Kernel modules the guest loads, resolved with their dependencies.
-GUEST_KMODS="veth sch_netem sch_fq bridge tcp_diag"
+# Kernel modules the guest loads, resolved with their dependencies.  Only
+# copied: a module is loaded when a test modprobes it.  The RDMA bed's
+# (Soft-RoCE): rdma_rxe (with ib_core, ib_uverbs, udp_tunnel), rdma_ucm (the
+# rdma_cm of rping and perftest -R), and crc32_generic, which rxe asks the
+# crypto API for at run time (ICRC), so modprobe --show-depends cannot see it.
+GUEST_KMODS="veth sch_netem sch_fq bridge tcp_diag rdma_rxe ib_uverbs rdma_ucm crc32_generic"
 # Real programs, called by absolute path (busybox's applets shadow names).
 GUEST_BINS="/usr/bin/ip /usr/sbin/tc /usr/bin/ss /usr/bin/iperf3 /usr/bin/kmod
 /usr/bin/timeout /usr/bin/sha256sum /usr/bin/head /usr/bin/dd /usr/bin/python3
 /usr/sbin/ethtool"
+# The RDMA bed's userspace, copied only for tests that source rdma-lib.sh
+# (and for the shell): verbs/rdma_cm tools, perftest, iproute2's rdma.
+GUEST_RDMA_BINS="/usr/bin/ibv_devinfo /usr/bin/ibv_devices /usr/bin/ibv_rc_pingpong
+/usr/bin/rping /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_send_bw
+/usr/bin/ib_send_lat /usr/bin/ib_write_lat /usr/bin/ib_read_lat /usr/bin/rdma"
 
 mkdir -p "$R"/bin "$R"/usr/bin "$R"/usr/sbin "$R"/proc "$R"/sys "$R"/dev \
 	"$R"/tmp "$R"/run "$R"/etc "$R"/root "$R"/tests "$R"/lib/modules/"$KVER"/extra
@@ -57,6 +66,18 @@ bins=$(echo "$GUEST_BINS" | tr ' ' '\n' | grep -v python3)
 [ -n "$TESTS" ] && grep -qs python3 $TESTS && bins="$bins /usr/bin/python3"
 # shellcheck disable=SC2086
 copy_with_libs $bins
+# libibverbs dlopen()s its providers (lib<name>-rdmav*.so, named by the
+# /etc/libibverbs.d/*.driver files), so ldd on the tools does not see them;
+# glibc dlopen()s libgcc_s.so.1 for pthread_cancel/pthread_exit (rping,
+# perftest's threads) and aborts without it.
+if [ "$MODE" = shell ] || { [ -n "$TESTS" ] && grep -qs rdma-lib.sh $TESTS; }; then
+	# shellcheck disable=SC2086
+	copy_with_libs $GUEST_RDMA_BINS
+	copy_with_libs $(dpkg -L ibverbs-providers 2>/dev/null | grep '/libibverbs/lib.*\.so$')
+	copy_with_libs $(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
+	mkdir -p "$R"/etc/libibverbs.d
+	cp /etc/libibverbs.d/*.driver "$R"/etc/libibverbs.d/ 2>/dev/null || true
+fi
 # merged-/usr hosts resolve the loader through /lib64.
 mkdir -p "$R"/lib64 && cp -L /lib64/ld-linux-x86-64.so.2 "$R"/lib64/
 ln -sf /usr/bin/kmod "$R"/usr/sbin/modprobe

@@ -14,4 +14,9 @@ harness: modules
 bench-e2e: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite bench-e2e --timeout 900 tests/selftests/bench-e2e.sh
 
+# RoCEv2 on the RDMA bed: rxe <-> rxe (and, later, tonic0) with perftest.
+.PHONY: bench-rdma
+bench-rdma: modules user guest-progs
+	@B=$(B) tests/qemu/run.sh --suite bench-rdma --timeout 900 tests/selftests/bench-rdma.sh
+
 CHECK_SUITES += guest harness

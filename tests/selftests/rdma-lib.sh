@@ -1,0 +1,297 @@
+#!/bin/sh
+# RDMA (RoCEv2) test bed for guest selftests; `. /tests/rdma-lib.sh`.
+# A test that sources this file also gets the RDMA userspace in its
+# initramfs (tests/qemu/mkinitramfs.sh looks for the name "rdma-lib.sh").
+#
+# Soft-RoCE (rdma_rxe) in Debian's 6.1 works in init_net only: its UDP
+# tunnel socket and the netdevs it binds to must be in the initial network
+# namespace.  So the two RDMA ends are the two ends of one veth pair, both
+# in init_net:
+#
+#     rxe0 on vethA 10.99.0.1/24  <--- veth --->  vethB 10.99.0.2/24 rxe1
+#
+# The problem: both addresses are local, so the routing table "local" (rule
+# preference 0, consulted before everything else) sends 10.99.0.1 ->
+# 10.99.0.2 through the loopback device.  rxe takes its packets off the
+# netdev they arrive on (rxe_udp_encap_recv looks the rxe device up from
+# skb->dev): a RoCE packet that arrives on "lo" belongs to no rxe device
+# and is dropped -- and nothing would cross the veth pair, so netem on it
+# would do nothing.  The policy-routing trick:
+#
+#  * rule "lookup local" moves from preference 0 to 100;
+#  * before it, at preference 10/11, locally generated traffic ("iif lo":
+#    an output route lookup has iif = loopback) to the other end's address
+#    looks up a table of its own, 100/101, whose one route sends it out of
+#    the veth: "10.99.0.2 dev vethA src 10.99.0.1" and
+#    "10.99.0.1 dev vethB src 10.99.0.2";
+#  * a packet that arrives on a veth has iif vethA/vethB, not lo: rules
+#    10/11 do not match it, "lookup local" at 100 does, and it is delivered
+#    locally -- on vethB (resp. vethA), where rxe1 (rxe0) picks it up.
+#
+# The receiving side sees a packet whose source address is one of its own
+# addresses.  The kernel calls that a martian unless accept_local=1 on the
+# receiving interface; rp_filter=0 (on the interface and "all", the kernel
+# takes the maximum) so that the reverse-path check cannot drop it either.
+# ARP needs the same: vethA's request for 10.99.0.2 carries sender
+# 10.99.0.1, a local address, as seen from vethB.
+#
+# rdma_pair checks that ping really crosses the pair (the veth counters
+# move, the loopback's do not); rdma_counters lets a test check the same for
+# its RDMA traffic.
+. /tests/lib.sh
+RDMA=/usr/bin/rdma
+TIMEOUT=/usr/bin/timeout
+RDMA_A=10.99.0.1
+RDMA_B=10.99.0.2
+RDMA_NETDEV_A=vethA
+RDMA_NETDEV_B=vethB
+RDMA_DEV_A=rxe0
+RDMA_DEV_B=rxe1
+
+_rdma_stat() {	# NETDEV tx_packets|rx_packets
+	cat "/sys/class/net/$1/statistics/$2"
+}
+
+# rdma_counters: one line, the packet counters of the pair and of lo.
+rdma_counters() {
+	echo "$RDMA_NETDEV_A tx $(_rdma_stat $RDMA_NETDEV_A tx_packets) rx $(_rdma_stat $RDMA_NETDEV_A rx_packets)" \
+	     "$RDMA_NETDEV_B tx $(_rdma_stat $RDMA_NETDEV_B tx_packets) rx $(_rdma_stat $RDMA_NETDEV_B rx_packets)" \
+	     "lo tx $(_rdma_stat lo tx_packets)"
+}
+
+# rdma_pair: the veth pair in init_net, addresses, sysctls, policy routing;
+# verified with ping and the counters.  Installs the teardown trap.
+rdma_pair() {
+	trap rdma_teardown EXIT
+	trap 'exit 1' INT TERM
+	$MODPROBE veth || return 1
+	$IP link add $RDMA_NETDEV_A type veth peer name $RDMA_NETDEV_B || return 1
+	$IP addr add $RDMA_A/24 dev $RDMA_NETDEV_A
+	$IP addr add $RDMA_B/24 dev $RDMA_NETDEV_B
+	for d in all default $RDMA_NETDEV_A $RDMA_NETDEV_B; do
+		sysctl -qw net.ipv4.conf.$d.rp_filter=0
+	done
+	for d in $RDMA_NETDEV_A $RDMA_NETDEV_B; do
+		sysctl -qw net.ipv4.conf.$d.accept_local=1
+	done
+	$IP link set $RDMA_NETDEV_A up
+	$IP link set $RDMA_NETDEV_B up
+	$IP route add $RDMA_B dev $RDMA_NETDEV_A src $RDMA_A table 100
+	$IP route add $RDMA_A dev $RDMA_NETDEV_B src $RDMA_B table 101
+	$IP rule add pref 10 iif lo to $RDMA_B lookup 100
+	$IP rule add pref 11 iif lo to $RDMA_A lookup 101
+	$IP rule add pref 100 lookup local
+	$IP rule del pref 0 lookup local
+	$IP route get $RDMA_B from $RDMA_A | grep -q "dev $RDMA_NETDEV_A" ||
+		{ echo "route to $RDMA_B is not via $RDMA_NETDEV_A:"; $IP route get $RDMA_B from $RDMA_A; return 1; }
+	a0=$(_rdma_stat $RDMA_NETDEV_A tx_packets) b0=$(_rdma_stat $RDMA_NETDEV_B tx_packets)
+	l0=$(_rdma_stat lo tx_packets)
+	ping -c 3 -i 0.2 -W 2 -I $RDMA_A $RDMA_B > /dev/null ||
+		{ echo "ping $RDMA_A -> $RDMA_B failed"; return 1; }
+	a1=$(_rdma_stat $RDMA_NETDEV_A tx_packets) b1=$(_rdma_stat $RDMA_NETDEV_B tx_packets)
+	l1=$(_rdma_stat lo tx_packets)
+	echo "rdma_pair: ping x3 crossed the pair: $RDMA_NETDEV_A tx +$((a1 - a0)), $RDMA_NETDEV_B tx +$((b1 - b0)), lo tx +$((l1 - l0))"
+	[ $((a1 - a0)) -ge 3 ] && [ $((b1 - b0)) -ge 3 ] && [ $((l1 - l0)) -eq 0 ] ||
+		{ echo "ping did not cross the veth pair"; return 1; }
+}
+
+# rdma_gid_index DEV ADDR: the index of DEV's RoCEv2 GID for IPv4 ADDR
+# (::ffff:a.b.c.d).  Index 0 is the default GID (fe80::, from the MAC).
+rdma_gid_index() {
+	_g=$(echo "$2" | awk -F. '{ printf "0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x", $1, $2, $3, $4 }')
+	for _f in /sys/class/infiniband/"$1"/ports/1/gids/*; do
+		[ "$(cat "$_f" 2>/dev/null)" = "$_g" ] || continue
+		_i=${_f##*/}
+		[ "$(cat /sys/class/infiniband/"$1"/ports/1/gid_attrs/types/"$_i" 2>/dev/null)" = "RoCE v2" ] || continue
+		echo "$_i"
+		return 0
+	done
+	return 1
+}
+
+# rdma_rxe_links: rxe0 on vethA, rxe1 on vethB; waits for their ports to
+# be ACTIVE and their IPv4 GIDs (filled in by a work item); sets
+# RDMA_GID_A/RDMA_GID_B.
+rdma_rxe_links() {
+	for m in rdma_rxe ib_uverbs rdma_ucm; do $MODPROBE $m || return 1; done
+	$RDMA link add $RDMA_DEV_A type rxe netdev $RDMA_NETDEV_A || return 1
+	$RDMA link add $RDMA_DEV_B type rxe netdev $RDMA_NETDEV_B || return 1
+	_i=0
+	while :; do
+		RDMA_GID_A=$(rdma_gid_index $RDMA_DEV_A $RDMA_A) &&
+		RDMA_GID_B=$(rdma_gid_index $RDMA_DEV_B $RDMA_B) &&
+		$RDMA link show $RDMA_DEV_A/1 | grep -q 'state ACTIVE' &&
+		$RDMA link show $RDMA_DEV_B/1 | grep -q 'state ACTIVE' && break
+		_i=$((_i + 1))
+		[ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] && {
+			echo "rxe links not ready:"; $RDMA link show; return 1; }
+		sleep 0.1
+	done
+	$RDMA link show
+	echo "rdma_rxe_links: GID index $RDMA_DEV_A $RDMA_GID_A, $RDMA_DEV_B $RDMA_GID_B"
+}
+
+# rdma_netem ARGS...: netem on both ends' egress (the pair carries both
+# directions: data one way, ACKs/read responses the other), e.g. "loss 1%".
+# rdma_netem_del: clean again.
+rdma_netem() {
+	$TC qdisc replace dev $RDMA_NETDEV_A root netem "$@" &&
+	$TC qdisc replace dev $RDMA_NETDEV_B root netem "$@"
+}
+rdma_netem_del() {
+	$TC qdisc del dev $RDMA_NETDEV_A root 2>/dev/null
+	$TC qdisc del dev $RDMA_NETDEV_B root 2>/dev/null
+	return 0
+}
+
+# rdma_hw_counters DEV: rxe's own counters that are not zero, one line.
+rdma_hw_counters() {
+	$RDMA statistic show link "$1/1" 2>/dev/null |
+		awk '{ for (i = 3; i < NF; i += 2) if ($(i + 1) != 0) printf "%s %s ", $i, $(i + 1) } END { print "" }'
+}
+
+# rdma_wait_listen PORT: until a TCP socket (perftest's and
+# ibv_rc_pingpong's out-of-band exchange) or an rdma_cm ID (rping,
+# perftest -R) listens on PORT; up to 10 s.
+rdma_wait_listen() {
+	_i=0
+	while [ $_i -lt $((100 * TONIC_TIMEOUT_SCALE)) ]; do
+		[ -n "$($SS -Hltn "sport = :$1" 2>/dev/null)" ] && return 0
+		$RDMA res show cm_id 2>/dev/null | grep -Eq "state LISTEN.*:$1( |\$)" && return 0
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo "nothing listens on port $1"
+	return 1
+}
+
+# rdma_diag: what the RDMA side looks like now (a stuck transfer): QPs
+# (state, PSNs), rxe's counters, whether packets still move (2 s), the
+# tools' kernel stacks.
+rdma_diag() {
+	echo "--- rdma res show qp"
+	$RDMA res show qp 2>&1 | grep -v 'type GSI'
+	for d in $RDMA_DEV_A $RDMA_DEV_B; do echo "--- $d: $(rdma_hw_counters $d)"; done
+	_c=$(rdma_counters); sleep 2
+	echo "--- packets over 2 s: before: $_c"
+	echo "---                    after:  $(rdma_counters)"
+	for p in $(pidof ib_write_bw ib_read_bw ib_send_bw ib_send_lat rping ibv_rc_pingpong); do
+		echo "--- $(cat /proc/$p/comm 2>/dev/null) [$p] $(sed -n 's/^State:\t*//p' /proc/$p/status 2>/dev/null)"
+		sed 's/^/    /' /proc/$p/stack 2>/dev/null | head -8
+	done
+}
+
+# rdma_run NAME SECONDS PORT "SERVER CMD" "CLIENT CMD": the server in the
+# background, the client once it listens; both must exit within SECONDS
+# (times TONIC_TIMEOUT_SCALE) of the client's start, else rdma_diag is
+# printed and both are killed.  Outputs in /tmp/NAME.server and
+# /tmp/NAME.client, printed indented with RDMA_QUIET unset.  Prints
+# "NAME: ok|TIMEOUT|FAILED (...)", sets RDMA_VERDICT to ok, TIMEOUT or
+# FAILED and RDMA_SECS to the run's seconds; returns 0 only for ok.
+rdma_run() {
+	_n=$1 _t=$(($2 * TONIC_TIMEOUT_SCALE)) _p=$3
+	: > /tmp/$_n.client
+	sh -c "exec $4" > /tmp/$_n.server 2>&1 &
+	_sp=$!
+	_cp=
+	rdma_wait_listen "$_p" || { kill -KILL $_sp; }
+	_t0=$(date +%s)
+	if kill -0 $_sp 2>/dev/null; then
+		sh -c "exec $5" > /tmp/$_n.client 2>&1 &
+		_cp=$!
+	fi
+	_hung=0
+	while kill -0 $_sp 2>/dev/null || { [ -n "$_cp" ] && kill -0 $_cp 2>/dev/null; }; do
+		if [ $(($(date +%s) - _t0)) -ge $_t ]; then
+			_hung=1
+			echo "$_n: still running after ${_t}s ($(kill -0 $_sp 2>/dev/null && echo server) $([ -n "$_cp" ] && kill -0 $_cp 2>/dev/null && echo client))"
+			rdma_diag
+			kill -KILL $_sp $_cp 2>/dev/null
+			break
+		fi
+		sleep 0.2
+	done
+	wait $_sp; _sr=$?
+	_cr=1
+	[ -n "$_cp" ] && { wait $_cp; _cr=$?; }
+	RDMA_SECS=$(($(date +%s) - _t0))
+	if [ -z "${RDMA_QUIET:-}" ] || [ $_hung = 1 ] || [ $_sr != 0 ] || [ $_cr != 0 ]; then
+		sed 's/^/    server: /' /tmp/$_n.server
+		sed 's/^/    client: /' /tmp/$_n.client
+	fi
+	if [ $_hung = 1 ]; then
+		RDMA_VERDICT=TIMEOUT
+	elif [ $_cr = 0 ] && [ $_sr = 0 ]; then
+		RDMA_VERDICT=ok
+	else
+		RDMA_VERDICT=FAILED
+	fi
+	echo "$_n: $RDMA_VERDICT (client rc $_cr, server rc $_sr, ${RDMA_SECS}s)"
+	[ $RDMA_VERDICT = ok ]
+}
+
+# perftest_figure FILE: the result line's figures of a perftest run
+# (bandwidth tests: "bytes iters peak avg msgrate"; latency tests:
+# "bytes iters t_min t_max t_typical t_avg t_stdev p99 p99.9").
+perftest_figure() {
+	awk '$1 ~ /^[0-9]+$/ && NF >= 5 { $1 = $1; print; exit }' "$1"
+}
+
+# Latency tests run with -C (cycles): perftest's own conversion takes the
+# MHz from /proc/cpuinfo and, when the guest's vCPUs there disagree (they
+# do under TCG, now and then), prints every figure as "inf".  The cycles
+# are the TSC's, whose rate the kernel measured at boot.
+rdma_tsc_mhz() {
+	dmesg | awk '/tsc: (Detected|Refined TSC clocksource calibration)/ {
+		for (i = 1; i <= NF; i++) if ($i == "MHz") m = $(i - 1) } END { print m }'
+}
+
+# perftest_lat_us FILE: perftest_figure of a latency run made with -C,
+# the times converted to microseconds.
+perftest_lat_us() {
+	perftest_figure "$1" | awk -v mhz="$(rdma_tsc_mhz)" '{
+		printf "%s %s", $1, $2
+		for (i = 3; i <= NF; i++) printf " %.2f", (mhz > 0 ? $i / mhz : -1)
+		print "" }'
+}
+
+# perftest_error FILE: why a perftest run failed, in one line: the work
+# completion status (ibv_wc_status numbers) or its last complaint.
+perftest_error() {
+	_s=$(sed -n 's/.*Failed status \([0-9]*\).*/\1/p' "$1" | head -n 1)
+	if [ -n "$_s" ]; then
+		case $_s in
+		5) _w="flushed" ;; 7) _w="bad response" ;; 9) _w="remote invalid request" ;;
+		10) _w="remote access error" ;; 11) _w="remote operation error" ;;
+		12) _w="transport retry counter exceeded" ;; 13) _w="RNR retry counter exceeded" ;;
+		*) _w="" ;;
+		esac
+		echo "completion status $_s${_w:+ ($_w)}"
+	else
+		grep -iE 'fail|error|couldn' "$1" | tail -n 1 | sed 's/^ *//'
+	fi
+}
+
+# rdma_teardown: the trap of rdma_pair: servers, rxe links, routing rules
+# and the pair go; the modules are unloaded (a leak shows as a module that
+# cannot be).
+rdma_teardown() {
+	_rc=$?
+	trap - EXIT
+	for p in $(jobs -p); do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rdma_netem_del
+	$RDMA link del $RDMA_DEV_A 2>/dev/null
+	$RDMA link del $RDMA_DEV_B 2>/dev/null
+	$IP rule add pref 0 lookup local 2>/dev/null
+	$IP rule del pref 100 lookup local 2>/dev/null
+	$IP rule del pref 10 2>/dev/null
+	$IP rule del pref 11 2>/dev/null
+	$IP route flush table 100 2>/dev/null
+	$IP route flush table 101 2>/dev/null
+	$IP link del $RDMA_NETDEV_A 2>/dev/null
+	for m in rdma_ucm rdma_rxe; do
+		$MODPROBE -r $m 2>/dev/null || { echo "rdma_teardown: $m cannot be unloaded"; _rc=1; }
+	done
+	exit $_rc
+}
