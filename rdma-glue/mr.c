@@ -52,7 +52,9 @@ struct ib_mr *trd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64 iova,
 	unsigned long i = 0;
 	int err;
 
-	if (access & ~(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ))
+	/* Optional flags (relaxed ordering) may be ignored; atomics are not served yet. */
+	if (access & ~(IB_ACCESS_LOCAL_WRITE | IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+		       IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_OPTIONAL))
 		return ERR_PTR(-EOPNOTSUPP);
 
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
