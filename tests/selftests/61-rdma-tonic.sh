@@ -63,6 +63,16 @@ pp pp-poll tonic1 $G1 tonic0 $G0 -n 200 || ksft_fail "ibv_rc_pingpong tonic0 <->
 pp pp-events tonic1 $G1 tonic0 $G0 -n 100 -e || ksft_fail "ibv_rc_pingpong -e"
 pp pp-small tonic1 $G1 tonic0 $G0 -n 100 -s 1 || ksft_fail "ibv_rc_pingpong -s 1"
 pp pp-large tonic1 $G1 tonic0 $G0 -n 20 -s 65536 || ksft_fail "ibv_rc_pingpong -s 65536"
+# wbw NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID: ib_write_bw, 64 KiB
+# RDMA WRITEs (perftest does not check the data).
+wbw() {
+	rdma_run "$1" 120 18515 \
+		"/usr/bin/ib_write_bw -d $2 -x $3 -F -s 65536 -n 100 --report_gbits" \
+		"/usr/bin/ib_write_bw -d $4 -x $5 -F -s 65536 -n 100 --report_gbits $RDMA_B" \
+		> /tmp/$1.out || { cat /tmp/$1.out; return 1; }
+	echo "$1: ib_write_bw 64 KiB (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)"
+}
+wbw wbw tonic1 $G1 tonic0 $G0 || ksft_fail "ib_write_bw tonic0 -> tonic1"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 
 rdma_netem loss 1%
@@ -82,6 +92,8 @@ wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
 pp pp-rxe-srv rxe1 $GR tonic0 $G0 -n 200 || ksft_fail "ibv_rc_pingpong tonic0 -> rxe1 (rxe server)"
 pp pp-tonic-srv tonic0 $G0 rxe1 $GR -n 200 ||
 	ksft_fail "ibv_rc_pingpong rxe1 -> tonic0 (tonic server)"
+wbw wbw-rxe rxe1 $GR tonic0 $G0 || ksft_fail "ib_write_bw tonic0 -> rxe1"
+wbw wbw-rxe-tonic tonic0 $G0 rxe1 $GR || ksft_fail "ib_write_bw rxe1 -> tonic0"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 
