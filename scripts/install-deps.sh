@@ -2,11 +2,16 @@
 # Install everything the build, the tests and the demo need, from Debian's
 # packages.  Idempotent: packages already present are not touched, so a
 # second run costs one dpkg query.
+# The RDMA test bed (Soft-RoCE, rdma_rxe, in the guest): rdma-core,
+# ibverbs-utils (ibv_devinfo, ibv_rc_pingpong), ibverbs-providers (the
+# dlopen'ed librxe provider), librdmacm-dev, rdmacm-utils (rping), perftest
+# (ib_write_bw, ...); the `rdma` tool comes with iproute2.
 set -e
 PKGS="linux-image-amd64 linux-headers-amd64 linux-source-6.1 qemu-system-x86
 busybox-static kmod cpio gzip iproute2 iperf3 libnl-3-dev libnl-genl-3-dev
 pkg-config gcc make clang libclang-rt-14-dev sparse python3 procps
-python3-matplotlib ethtool"
+python3-matplotlib ethtool
+rdma-core ibverbs-utils ibverbs-providers librdmacm-dev rdmacm-utils perftest"
 
 missing=""
 for p in $PKGS; do
