@@ -57,7 +57,7 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
-	@echo "  install      install tonic.ko (/lib/modules/KVER/extra, depmod), tonic(8) and"
+	@echo "  install      install tonic.ko, tonic_rdma.ko (/lib/modules/KVER/extra, depmod), tonic(8) and"
 	@echo "               its man page, <linux/tonic.h>, the YNL spec (share/ynl/specs);"
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
@@ -145,6 +145,7 @@ CHECK_SUITES += install-check
 
 install: modules $(B)/user/tonic
 	install -D -m 0644 tonic.ko $(MODDIR)/tonic.ko
+	install -D -m 0644 rdma-glue/tonic_rdma.ko $(MODDIR)/tonic_rdma.ko
 	install -D -m 0755 $(B)/user/tonic $(DESTDIR)$(SBINDIR)/tonic
 	install -D -m 0644 userspace-tools/tonic/tonic.8 $(DESTDIR)$(MANDIR)/man8/tonic.8
 	install -D -m 0644 include/uapi/linux/tonic.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic.h
@@ -154,7 +155,7 @@ install: modules $(B)/user/tonic
 
 uninstall:
 	@test -n "$(KVER)" || { echo "no kernel headers: cannot tell KVER (pass KVER=...)"; exit 1; }
-	rm -f $(MODDIR)/tonic.ko $(addprefix $(DESTDIR),$(INSTALL_FILES))
+	rm -f $(MODDIR)/tonic.ko $(MODDIR)/tonic_rdma.ko $(addprefix $(DESTDIR),$(INSTALL_FILES))
 	-rmdir $(DESTDIR)$(DATADIR)/ynl/specs $(DESTDIR)$(DATADIR)/ynl 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
 

@@ -56,7 +56,7 @@ for prefix in /usr /usr/local; do
 	[ "$prefix" = /usr/local ] || args="$args PREFIX=$prefix"
 	# shellcheck disable=SC2086
 	check "make install $args" make -s --no-print-directory install $args
-	want=$(printf '%s\n' "/lib/modules/$KVER/extra/tonic.ko" "$prefix/sbin/tonic" \
+	want=$(printf '%s\n' "/lib/modules/$KVER/extra/tonic.ko" "/lib/modules/$KVER/extra/tonic_rdma.ko" "$prefix/sbin/tonic" \
 		"$prefix/share/man/man8/tonic.8" "$prefix/include/linux/tonic.h" \
 		"$prefix/share/ynl/specs/tonic.yaml" | sort)
 	check "PREFIX=$prefix: exactly the expected files under DESTDIR" same_list "$(files "$D")" "$want"
@@ -79,6 +79,8 @@ done
 mv=$(modinfo -F version tonic.ko)
 cv=$("$B"/user/tonic -V)
 check "modinfo -F version tonic.ko ($mv) is VERSION ($V)" [ "$mv" = "$V" ]
+rv=$(modinfo -F version rdma-glue/tonic_rdma.ko)
+check "modinfo -F version tonic_rdma.ko ($rv) is VERSION ($V)" [ "$rv" = "$V" ]
 check "tonic -V ($cv) names the module's version" [ "$cv" = "tonic utility, $mv" ]
 dv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 check "dkms.conf PACKAGE_VERSION ($dv) is VERSION" [ "$dv" = "$V" ]

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RoCEv2 on the wire (IBTA vol 1 ch. 9, annex A17): the headers after the
+ * UDP header, as Soft-RoCE (drivers/infiniband/sw/rxe/rxe_hdr.h) speaks
+ * them.  Only the RC opcodes tonic_rdma implements are named.
+ */
+#ifndef _TONIC_RDMA_HDR_H
+#define _TONIC_RDMA_HDR_H
+
+#include <linux/types.h>
+
+#define TRD_UDP_DPORT		4791
+#define TRD_SPORT_BASE		0xc000	/* rxe: 0xc000 + hash_32(qpn, 14) */
+#define TRD_ICRC_SIZE		4
+#define TRD_PKEY_DEFAULT	0xffff
+
+/* RC opcodes (transport 000). */
+enum {
+	TRD_OP_SEND_FIRST		= 0x00,
+	TRD_OP_SEND_MIDDLE		= 0x01,
+	TRD_OP_SEND_LAST		= 0x02,
+	TRD_OP_SEND_LAST_IMM		= 0x03,
+	TRD_OP_SEND_ONLY		= 0x04,
+	TRD_OP_SEND_ONLY_IMM		= 0x05,
+	TRD_OP_WRITE_FIRST		= 0x06,
+	TRD_OP_WRITE_MIDDLE		= 0x07,
+	TRD_OP_WRITE_LAST		= 0x08,
+	TRD_OP_WRITE_LAST_IMM		= 0x09,
+	TRD_OP_WRITE_ONLY		= 0x0a,
+	TRD_OP_WRITE_ONLY_IMM		= 0x0b,
+	TRD_OP_READ_REQ			= 0x0c,
+	TRD_OP_ACK			= 0x11,
+};
+
+/* Base transport header, 12 bytes. */
+struct trd_bth {
+	u8 opcode;
+	u8 flags;		/* SE:1 M:1 PadCnt:2 TVer:4 */
+	__be16 pkey;
+	__be32 qpn;		/* resv8a:8 DestQP:24 */
+	__be32 apsn;		/* AckReq:1 resv7:7 PSN:24 */
+} __packed;
+
+#define TRD_BTH_SE		0x80
+#define TRD_BTH_PAD_SHIFT	4
+#define TRD_BTH_PAD_MASK	0x30
+#define TRD_BTH_ACKREQ		0x80000000u
+#define TRD_PSN_MASK		0x00ffffffu
+#define TRD_QPN_MASK		0x00ffffffu
+
+/* RDMA extended transport header, 16 bytes (WRITE first/only, READ). */
+struct trd_reth {
+	__be64 va;
+	__be32 rkey;
+	__be32 len;
+} __packed;
+
+/* ACK extended transport header, 4 bytes: syndrome:8 MSN:24. */
+struct trd_aeth {
+	__be32 smsn;
+} __packed;
+
+#define TRD_AETH_TYPE_MASK	0xe0
+#define TRD_AETH_ACK		0x00
+#define TRD_AETH_RNR_NAK	0x20
+#define TRD_AETH_NAK		0x60
+#define TRD_AETH_CREDIT_INVALID	0x1f	/* ACK: no end-to-end credits */
+#define TRD_NAK_PSN_SEQ_ERR	0x00	/* syndrome 0x60 */
+#define TRD_NAK_INVALID_REQ	0x01
+#define TRD_NAK_REM_ACCESS	0x02
+#define TRD_NAK_REM_OP		0x03
+
+/* Immediate data, 4 bytes. */
+struct trd_immdt {
+	__be32 imm;
+} __packed;
+
+/* PSNs are 24-bit serial numbers. */
+static inline int trd_psn_cmp(u32 a, u32 b)
+{
+	return (s32)((a - b) << 8);
+}
+
+static inline u32 trd_psn_add(u32 psn, u32 n)
+{
+	return (psn + n) & TRD_PSN_MASK;
+}
+
+static inline bool trd_op_is_send(u8 op)
+{
+	return op <= TRD_OP_SEND_ONLY_IMM;
+}
+
+static inline bool trd_op_is_write(u8 op)
+{
+	return op >= TRD_OP_WRITE_FIRST && op <= TRD_OP_WRITE_ONLY_IMM;
+}
+
+static inline bool trd_op_has_reth(u8 op)
+{
+	return op == TRD_OP_WRITE_FIRST || op == TRD_OP_WRITE_ONLY ||
+	       op == TRD_OP_WRITE_ONLY_IMM || op == TRD_OP_READ_REQ;
+}
+
+static inline bool trd_op_has_imm(u8 op)
+{
+	return op == TRD_OP_SEND_LAST_IMM || op == TRD_OP_SEND_ONLY_IMM ||
+	       op == TRD_OP_WRITE_LAST_IMM || op == TRD_OP_WRITE_ONLY_IMM;
+}
+
+/* First packet of a message (starts it). */
+static inline bool trd_op_is_first(u8 op)
+{
+	return op == TRD_OP_SEND_FIRST || op == TRD_OP_SEND_ONLY ||
+	       op == TRD_OP_SEND_ONLY_IMM || op == TRD_OP_WRITE_FIRST ||
+	       op == TRD_OP_WRITE_ONLY || op == TRD_OP_WRITE_ONLY_IMM;
+}
+
+/* Last packet of a message (completes it). */
+static inline bool trd_op_is_last(u8 op)
+{
+	return op == TRD_OP_SEND_LAST || op == TRD_OP_SEND_LAST_IMM ||
+	       op == TRD_OP_SEND_ONLY || op == TRD_OP_SEND_ONLY_IMM ||
+	       op == TRD_OP_WRITE_LAST || op == TRD_OP_WRITE_LAST_IMM ||
+	       op == TRD_OP_WRITE_ONLY || op == TRD_OP_WRITE_ONLY_IMM;
+}
+
+/* Length of the headers after the BTH for an RC request or ACK opcode. */
+static inline unsigned int trd_op_ext_len(u8 op)
+{
+	if (op == TRD_OP_ACK)
+		return sizeof(struct trd_aeth);
+	return (trd_op_has_reth(op) ? sizeof(struct trd_reth) : 0) +
+	       (trd_op_has_imm(op) ? sizeof(struct trd_immdt) : 0);
+}
+
+#endif /* _TONIC_RDMA_HDR_H */

@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RoCEv2 packets in and out of the netdev.
+ *
+ * Out: an IPv4/UDP packet built here and sent through the route
+ * (ip_route_output_key + ip_local_out), like rxe_net.c, so that policy
+ * routing, netfilter and qdiscs apply.  UDP checksum 0, DF set, the source
+ * port 0xc000 + hash_32(QPN, 14) as rxe picks it.
+ *
+ * In: Soft-RoCE binds a UDP socket to port 4791 in init_net and may run
+ * next to us in the same namespace, so we do not bind the port: an
+ * rx_handler on our netdev takes IPv4/UDP/4791 packets addressed to one
+ * of the netdev's own addresses and passes everything else on.  One RDMA
+ * device per netdev (a second rx_handler cannot register).
+ */
+#include <linux/etherdevice.h>
+#include <linux/hash.h>
+#include <linux/inetdevice.h>
+#include <linux/ip.h>
+#include <linux/rtnetlink.h>
+#include <linux/udp.h>
+#include <asm/unaligned.h>
+#include <net/ip.h>
+#include <net/route.h>
+#include "tonic_rdma.h"
+
+#define TRD_L34_LEN	(sizeof(struct iphdr) + sizeof(struct udphdr))
+
+/*
+ * A request or ACK packet for @qp: IPv4/UDP/BTH headers filled in, *@ext
+ * pointing at the extension headers (trd_op_ext_len(@opcode) bytes) and
+ * *@payload at @paylen bytes of payload for the caller to fill; pad and
+ * ICRC are trd_pkt_xmit()'s.  NULL without a route or memory.
+ */
+struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq, u32 paylen,
+			      void **ext, void **payload)
+{
+	struct trd_dev *dev = qp->dev;
+	unsigned int pad = (-paylen) & 3;
+	unsigned int ext_len = trd_op_ext_len(opcode);
+	unsigned int len = TRD_L34_LEN + sizeof(struct trd_bth) + ext_len + paylen + pad +
+			   TRD_ICRC_SIZE;
+	struct flowi4 fl = {};
+	struct sk_buff *skb;
+	struct trd_bth *bth;
+	struct udphdr *udp;
+	struct iphdr *iph;
+	struct rtable *rt;
+
+	fl.flowi4_oif = dev->ndev->ifindex;
+	fl.saddr = qp->saddr;
+	fl.daddr = qp->daddr;
+	fl.flowi4_proto = IPPROTO_UDP;
+	fl.flowi4_tos = RT_TOS(qp->tos);
+	rt = ip_route_output_key(dev_net(dev->ndev), &fl);
+	if (IS_ERR(rt))
+		return NULL;
+
+	skb = alloc_skb(LL_RESERVED_SPACE(rt->dst.dev) + len, GFP_ATOMIC);
+	if (!skb) {
+		ip_rt_put(rt);
+		return NULL;
+	}
+	skb_reserve(skb, LL_RESERVED_SPACE(rt->dst.dev));
+	skb_put(skb, len);
+	skb_reset_network_header(skb);
+	skb_set_transport_header(skb, sizeof(*iph));
+	skb->protocol = htons(ETH_P_IP);
+	skb_dst_set(skb, &rt->dst);
+
+	iph = ip_hdr(skb);
+	iph->version = IPVERSION;
+	iph->ihl = sizeof(*iph) >> 2;
+	iph->tos = qp->tos;
+	iph->tot_len = htons(len);
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = qp->ttl;
+	iph->protocol = IPPROTO_UDP;
+	iph->saddr = qp->saddr;
+	iph->daddr = qp->daddr;
+	iph->check = 0;
+	__ip_select_ident(dev_net(dev->ndev), iph, 1);
+
+	udp = udp_hdr(skb);
+	udp->source = htons(qp->sport);
+	udp->dest = htons(TRD_UDP_DPORT);
+	udp->len = htons(len - sizeof(*iph));
+	udp->check = 0;
+
+	bth = (struct trd_bth *)(udp + 1);
+	bth->opcode = opcode;
+	bth->flags = pad << TRD_BTH_PAD_SHIFT;
+	bth->pkey = htons(TRD_PKEY_DEFAULT);
+	bth->qpn = htonl(qp->dest_qpn & TRD_QPN_MASK);
+	bth->apsn = htonl((psn & TRD_PSN_MASK) | (ackreq ? TRD_BTH_ACKREQ : 0));
+
+	*ext = bth + 1;
+	*payload = (u8 *)(bth + 1) + ext_len;
+	memset((u8 *)*payload + paylen, 0, pad);
+	return skb;
+}
+
+/* ICRC, then out through the route.  Consumes @skb. */
+int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb)
+{
+	struct iphdr *iph = ip_hdr(skb);
+	u8 *bth = skb_transport_header(skb) + sizeof(struct udphdr);
+	unsigned int len = skb_tail_pointer(skb) - bth - TRD_ICRC_SIZE;
+	int err;
+
+	put_unaligned_le32(trd_icrc(iph, bth, len), bth + len);
+	err = ip_local_out(dev_net(skb_dst(skb)->dev), NULL, skb);
+	trd_count(qp->dev, TRD_CNT_TX_PKTS, 1);
+	return net_xmit_eval(err);
+}
+
+static bool trd_addr_is_mine(struct net_device *ndev, __be32 daddr)
+{
+	struct in_device *in_dev = __in_dev_get_rcu(ndev);
+	const struct in_ifaddr *ifa;
+
+	if (!in_dev)
+		return false;
+	in_dev_for_each_ifa_rcu(ifa, in_dev)
+		if (ifa->ifa_local == daddr)
+			return true;
+	return false;
+}
+
+/* A RoCEv2 packet of ours, linear, from the IP header on. */
+static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct udphdr *udp = (const struct udphdr *)(iph + 1);
+	struct trd_bth *bth = (struct trd_bth *)(udp + 1);
+	unsigned int tot = ntohs(iph->tot_len), len, ext;
+	struct trd_qp *qp;
+
+	trd_count(dev, TRD_CNT_RX_PKTS, 1);
+	if (tot > skb->len || ip_fast_csum(iph, iph->ihl) ||
+	    tot < TRD_L34_LEN + sizeof(*bth) + TRD_ICRC_SIZE ||
+	    ntohs(udp->len) != tot - sizeof(*iph))
+		goto bad;
+	len = tot - TRD_L34_LEN - TRD_ICRC_SIZE;	/* BTH to the end of the pad */
+	if (get_unaligned_le32((u8 *)bth + len) != trd_icrc(iph, (u8 *)bth, len)) {
+		trd_count(dev, TRD_CNT_ICRC_ERR, 1);
+		return;
+	}
+	if ((bth->flags & 0x0f) != 0)			/* TVer */
+		goto bad;
+	if (bth->opcode != TRD_OP_ACK && bth->opcode > TRD_OP_WRITE_ONLY_IMM)
+		goto bad;				/* not (yet) spoken here */
+	ext = trd_op_ext_len(bth->opcode);
+	if (len < sizeof(*bth) + ext + ((bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT))
+		goto bad;
+
+	qp = xa_load(&dev->qps, ntohl(bth->qpn) & TRD_QPN_MASK);
+	if (!qp || READ_ONCE(qp->dying) || qp->ib.qp_type != IB_QPT_RC ||
+	    iph->saddr != READ_ONCE(qp->daddr) || iph->daddr != READ_ONCE(qp->saddr))
+		goto bad;
+
+	skb_trim(skb, TRD_L34_LEN + len);		/* drop the ICRC */
+	if (bth->opcode == TRD_OP_ACK)
+		trd_comp_rcv(qp, skb, bth);
+	else
+		trd_resp_rcv(qp, skb, bth);
+	return;
+bad:
+	trd_count(dev, TRD_CNT_BAD_PKT, 1);
+}
+
+static rx_handler_result_t trd_rx_handler(struct sk_buff **pskb)
+{
+	struct sk_buff *skb = *pskb;
+	struct trd_dev *dev = rcu_dereference(skb->dev->rx_handler_data);
+	const struct iphdr *iph;
+	const struct udphdr *udp;
+
+	if (skb->pkt_type != PACKET_HOST || skb->protocol != htons(ETH_P_IP))
+		return RX_HANDLER_PASS;
+	skb = skb_share_check(skb, GFP_ATOMIC);
+	if (!skb)
+		return RX_HANDLER_CONSUMED;
+	*pskb = skb;
+	if (!pskb_may_pull(skb, TRD_L34_LEN))
+		return RX_HANDLER_PASS;
+	iph = (const struct iphdr *)skb->data;
+	udp = (const struct udphdr *)(iph + 1);
+	if (iph->version != 4 || iph->ihl != 5 || iph->protocol != IPPROTO_UDP ||
+	    ip_is_fragment(iph) || udp->dest != htons(TRD_UDP_DPORT) ||
+	    !trd_addr_is_mine(skb->dev, iph->daddr))
+		return RX_HANDLER_PASS;
+
+	if (skb_linearize(skb)) {
+		kfree_skb(skb);
+		return RX_HANDLER_CONSUMED;
+	}
+	skb_reset_network_header(skb);
+	trd_rcv(dev, skb);
+	consume_skb(skb);
+	return RX_HANDLER_CONSUMED;
+}
+
+int trd_net_attach(struct trd_dev *dev)
+{
+	int err;
+
+	rtnl_lock();
+	err = netdev_rx_handler_register(dev->ndev, trd_rx_handler, dev);
+	if (!err)
+		dev->rx_registered = true;
+	rtnl_unlock();
+	return err;
+}
+
+static void __trd_net_detach(struct trd_dev *dev)
+{
+	ASSERT_RTNL();
+	if (dev->rx_registered) {
+		netdev_rx_handler_unregister(dev->ndev);
+		dev->rx_registered = false;
+	}
+}
+
+void trd_net_detach(struct trd_dev *dev)
+{
+	rtnl_lock();
+	__trd_net_detach(dev);
+	rtnl_unlock();
+}
+
+static int trd_netdev_event(struct notifier_block *nb, unsigned long event, void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct trd_dev *dev;
+
+	if (rcu_access_pointer(ndev->rx_handler) != trd_rx_handler)
+		return NOTIFY_DONE;
+	dev = rtnl_dereference(ndev->rx_handler_data);
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		__trd_net_detach(dev);
+		ib_unregister_device_queued(&dev->ib);
+		break;
+	case NETDEV_UP:
+		trd_port_event(dev, IB_EVENT_PORT_ACTIVE);
+		break;
+	case NETDEV_DOWN:
+		trd_port_event(dev, IB_EVENT_PORT_ERR);
+		break;
+	case NETDEV_CHANGE:
+		trd_port_event(dev, netif_oper_up(ndev) ? IB_EVENT_PORT_ACTIVE :
+				    IB_EVENT_PORT_ERR);
+		break;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block trd_netdev_nb = {
+	.notifier_call = trd_netdev_event,
+};
+
+int trd_net_init(void)
+{
+	return register_netdevice_notifier(&trd_netdev_nb);
+}
+
+void trd_net_exit(void)
+{
+	unregister_netdevice_notifier(&trd_netdev_nb);
+}

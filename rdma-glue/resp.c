@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Responder: request packets in PSN order to data placement, receive
+ * completions and ACKs.  In order (PSN == expected): place, advance, ACK
+ * when AckReq is set.  Duplicate (PSN < expected): ACK the last PSN again
+ * (the requester went back N).  Ahead (PSN > expected): one NAK sequence
+ * error per gap (syndrome 0x60, PSN = expected), drop.  No receive WQE for
+ * a SEND (or a WRITE with immediate): RNR NAK.  Bad requests: NAK and ERR.
+ */
+#include "tonic_rdma.h"
+
+void trd_recv_wc(struct trd_qp *qp, const struct trd_rwqe *rwqe, enum ib_wc_status st,
+		 enum ib_wc_opcode op, u32 len, const __be32 *imm)
+{
+	struct ib_wc wc = {
+		.wr_id = rwqe->wr_id,
+		.status = st,
+		.opcode = op,
+		.byte_len = len,
+		.qp = &qp->ib,
+		.src_qp = qp->dest_qpn,
+		.port_num = 1,
+	};
+
+	if (imm) {
+		wc.ex.imm_data = *imm;
+		wc.wc_flags |= IB_WC_WITH_IMM;
+	}
+	trd_cq_post(to_tcq(qp->ib.recv_cq), &wc, false);
+}
+
+/* An ACK or NAK carrying @syn for @psn; sent by the caller after the lock. */
+static struct sk_buff *trd_resp_ack(struct trd_qp *qp, u8 syn, u32 psn)
+{
+	struct sk_buff *skb;
+	struct trd_aeth *aeth;
+	void *pay;
+
+	skb = trd_pkt_alloc(qp, TRD_OP_ACK, psn, false, 0, (void **)&aeth, &pay);
+	if (!skb)
+		return NULL;
+	aeth->smsn = htonl((u32)syn << 24 | (qp->msn & TRD_PSN_MASK));
+	trd_count(qp->dev, TRD_CNT_ACKS_SENT, 1);
+	return skb;
+}
+
+/* A bad request: NAK @code and fail the QP. */
+static struct sk_buff *trd_resp_fail(struct trd_qp *qp, u8 code, u32 psn)
+{
+	struct sk_buff *nak = trd_resp_ack(qp, TRD_AETH_NAK | code, psn);
+
+	trd_qp_error(qp);
+	return nak;
+}
+
+/* Take the next receive WQE for an incoming message; false: none (RNR). */
+static bool trd_resp_take_rwqe(struct trd_qp *qp)
+{
+	if (qp->rq.cons == qp->rq.prod)
+		return false;
+	qp->rwqe = qp->rq.wqe[qp->rq.cons % qp->rq.size];
+	qp->rq.cons++;
+	qp->in_recv = true;
+	qp->recv_off = 0;
+	return true;
+}
+
+static struct sk_buff *trd_resp_send(struct trd_qp *qp, const struct trd_bth *bth, u32 psn,
+				     void *pay, u32 len)
+{
+	u8 op = bth->opcode;
+
+	if (trd_op_is_first(op)) {
+		if (qp->in_recv)
+			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+		if (!trd_resp_take_rwqe(qp))
+			goto rnr;
+	} else if (!qp->in_recv) {
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+	}
+	if (len > qp->rwqe.length - qp->recv_off) {
+		trd_recv_wc(qp, &qp->rwqe, IB_WC_LOC_LEN_ERR, IB_WC_RECV, qp->recv_off, NULL);
+		qp->in_recv = false;
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+	}
+	if (trd_sge_copy(qp, qp->rwqe.sge, qp->rwqe.num_sge, qp->recv_off, pay, len, true)) {
+		trd_recv_wc(qp, &qp->rwqe, IB_WC_LOC_PROT_ERR, IB_WC_RECV, qp->recv_off, NULL);
+		qp->in_recv = false;
+		return trd_resp_fail(qp, TRD_NAK_REM_OP, psn);
+	}
+	qp->recv_off += len;
+	if (trd_op_is_last(op)) {
+		trd_recv_wc(qp, &qp->rwqe, IB_WC_SUCCESS, IB_WC_RECV, qp->recv_off,
+			    trd_op_has_imm(op) ? &((struct trd_immdt *)trd_pkt_ext(bth))->imm :
+			    NULL);
+		qp->in_recv = false;
+	}
+	return NULL;
+rnr:
+	trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
+	return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
+}
+
+static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *bth, u32 psn,
+				      void *pay, u32 len)
+{
+	u8 op = bth->opcode;
+	struct trd_mr *mr;
+	void *ext = trd_pkt_ext(bth);
+
+	if (trd_op_is_first(op)) {
+		const struct trd_reth *reth = ext;
+
+		if (qp->wlen != qp->woff && qp->wrkey)
+			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+		if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
+			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
+		qp->wva = be64_to_cpu(reth->va);
+		qp->wrkey = be32_to_cpu(reth->rkey);
+		qp->wlen = be32_to_cpu(reth->len);
+		qp->woff = 0;
+		ext = (void *)(reth + 1);
+	} else if (!qp->wrkey) {
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+	}
+	/* A WRITE with immediate consumes a receive WQE: RNR before placing. */
+	if (trd_op_has_imm(op) && qp->rq.cons == qp->rq.prod) {
+		trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
+		return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
+	}
+	if (len > qp->wlen - qp->woff)
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+	if (len) {
+		mr = trd_mr_lookup(qp->dev, qp->wrkey);
+		if (!mr || mr->pd != to_tpd(qp->ib.pd) || !mr->umem ||
+		    !(mr->access & IB_ACCESS_REMOTE_WRITE) ||
+		    trd_mr_copy(mr, qp->wva + qp->woff, pay, len, true))
+			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
+	}
+	qp->woff += len;
+	if (trd_op_is_last(op)) {
+		if (trd_op_has_imm(op)) {
+			trd_resp_take_rwqe(qp);
+			trd_recv_wc(qp, &qp->rwqe, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM,
+				    qp->wlen, &((struct trd_immdt *)ext)->imm);
+			qp->in_recv = false;
+		}
+		qp->wrkey = 0;
+	}
+	return NULL;
+}
+
+void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth)
+{
+	u32 apsn = ntohl(bth->apsn), psn = apsn & TRD_PSN_MASK;
+	struct sk_buff *ack = NULL;
+	unsigned long flags;
+	u8 op = bth->opcode;
+	u32 epsn;
+	int diff;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR)
+		goto out;
+	diff = trd_psn_cmp(psn, qp->epsn);
+	if (diff > 0) {
+		if (!qp->nak_sent) {
+			qp->nak_sent = true;
+			trd_count(qp->dev, TRD_CNT_NAK_SEQ_SENT, 1);
+			ack = trd_resp_ack(qp, TRD_AETH_NAK | TRD_NAK_PSN_SEQ_ERR, qp->epsn);
+		}
+		goto out;
+	}
+	if (diff < 0) {
+		trd_count(qp->dev, TRD_CNT_DUP_REQ, 1);
+		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
+				   trd_psn_add(qp->epsn, TRD_PSN_MASK));
+		goto out;
+	}
+
+	epsn = qp->epsn;
+	if (trd_op_is_send(op))
+		ack = trd_resp_send(qp, bth, psn, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
+	else
+		ack = trd_resp_write(qp, bth, psn, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
+	if (ack || qp->state == IB_QPS_ERR)
+		goto out;		/* NAKed: the PSN was not consumed */
+	qp->epsn = trd_psn_add(epsn, 1);
+	qp->nak_sent = false;
+	if (trd_op_is_last(op))
+		qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
+	if (apsn & TRD_BTH_ACKREQ)
+		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID, psn);
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (ack)
+		trd_pkt_xmit(qp, ack);
+}

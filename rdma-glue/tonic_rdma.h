@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tonic_rdma: a RoCEv2 ib_device over an Ethernet netdev (rdma-glue).
+ *
+ * One file per verbs object (device.c, mr.c, cq.c, qp.c) and per transport
+ * stage like Soft-RoCE: req.c (requester: WQEs to packets), resp.c
+ * (responder: requests to placement, recv completions and ACKs), comp.c
+ * (completer: ACK/NAK to send completions, go-back-N), net.c (IPv4/UDP
+ * out through the route, in through an rx_handler), icrc.c.
+ *
+ * Locking: everything of a QP's transport state is under qp->lock (BH
+ * off); CQs have their own lock (irqsave), taken inside qp->lock.  The rx
+ * path runs in softirq under RCU: QPs and MRs are looked up in xarrays
+ * and freed only after synchronize_rcu().
+ */
+#ifndef _TONIC_RDMA_H
+#define _TONIC_RDMA_H
+
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <linux/interrupt.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
+#include <linux/xarray.h>
+#include <rdma/ib_verbs.h>
+#include <rdma/ib_umem.h>
+#include "hdr.h"
+
+#define TRD_MAX_QP		4096
+#define TRD_MAX_QP_WR		1024
+#define TRD_MAX_SGE		8
+#define TRD_MAX_CQE		32767
+#define TRD_MAX_MR		65536
+#define TRD_MAX_PD		65536
+#define TRD_MAX_MSG		(1u << 31)
+#define TRD_WINDOW		128	/* packets in flight per QP */
+#define TRD_ACKREQ_EVERY	32	/* AckReq at least every N packets */
+#define TRD_RNR_DELAY_US	1000
+#define TRD_MIN_RTO_MS		10
+#define TRD_DEF_RTO_MS		500	/* QP timeout 0 ("infinite") */
+
+enum trd_counter {
+	TRD_CNT_TX_PKTS,
+	TRD_CNT_RX_PKTS,
+	TRD_CNT_RETRANS_PKTS,
+	TRD_CNT_TIMEOUTS,
+	TRD_CNT_NAK_SEQ_RCVD,
+	TRD_CNT_NAK_SEQ_SENT,
+	TRD_CNT_RNR_NAK_RCVD,
+	TRD_CNT_RNR_NAK_SENT,
+	TRD_CNT_DUP_REQ,
+	TRD_CNT_ICRC_ERR,
+	TRD_CNT_BAD_PKT,
+	TRD_CNT_ACKS_SENT,
+	TRD_CNT_ACKS_RCVD,
+	TRD_CNT_MAX
+};
+
+struct trd_dev {
+	struct ib_device ib;
+	struct net_device *ndev;
+	struct list_head node;		/* trd_devs */
+	bool rx_registered;		/* rx_handler on ndev (RTNL) */
+	struct xarray qps;		/* qpn -> trd_qp */
+	struct xarray mrs;		/* key >> 8 -> trd_mr */
+	u32 mr_next, qp_next;
+	atomic_t nqp, ncq, nmr, npd;
+	atomic64_t cnt[TRD_CNT_MAX];
+};
+
+struct trd_ucontext {
+	struct ib_ucontext ib;
+};
+
+struct trd_pd {
+	struct ib_pd ib;
+};
+
+struct trd_mr {
+	struct ib_mr ib;
+	struct trd_pd *pd;
+	struct ib_umem *umem;		/* NULL: a DMA MR (kernel virtual addresses) */
+	struct page **pages;
+	unsigned long npages;
+	u64 iova, length;
+	int access;
+	struct rcu_head rcu;
+};
+
+struct trd_cq {
+	struct ib_cq ib;
+	spinlock_t lock;
+	struct ib_wc *wc;
+	u32 size, head, tail;		/* ring of size entries; head == tail: empty */
+	u8 notify;			/* IB_CQ_NEXT_COMP / IB_CQ_SOLICITED / 0 */
+	bool overflow;
+	struct tasklet_struct comp_task;	/* calls comp_handler */
+};
+
+struct trd_swqe {
+	u64 wr_id;
+	enum ib_wr_opcode opcode;
+	int send_flags;
+	__be32 imm;
+	u64 remote_addr;
+	u32 rkey;
+	u32 length;
+	int num_sge;
+	struct ib_sge sge[TRD_MAX_SGE];
+	u32 first_psn, npkts;		/* once the requester reached it */
+};
+
+struct trd_rwqe {
+	u64 wr_id;
+	int num_sge;
+	struct ib_sge sge[TRD_MAX_SGE];
+	u32 length;
+};
+
+/* Ring indices are free-running u32; slot = idx % size. */
+struct trd_sq {
+	struct trd_swqe *wqe;
+	u32 size;
+	u32 prod;		/* posted */
+	u32 cons;		/* completed (acknowledged) */
+	u32 assigned;		/* WQEs that have PSNs */
+	u32 cur;		/* WQE the requester sends from */
+	u32 cur_pkt;		/* packet index in it */
+};
+
+struct trd_rq {
+	struct trd_rwqe *wqe;
+	u32 size;
+	u32 prod, cons;
+};
+
+struct trd_qp {
+	struct ib_qp ib;
+	struct trd_dev *dev;
+	spinlock_t lock;
+	enum ib_qp_state state;
+	bool dying;
+	int sq_sig_all;
+
+	/* Attributes (modify_qp). */
+	u32 dest_qpn;
+	u32 mtu;			/* path MTU in bytes */
+	enum ib_mtu path_mtu;
+	int access;
+	u8 timeout, retry_cnt, rnr_retry, min_rnr_timer;
+	u16 pkey_index;
+	u8 port_num;
+	struct rdma_ah_attr ah;		/* no sgid_attr reference kept */
+	__be32 saddr, daddr;		/* from the source GID and the GID in ah */
+	u8 tos, ttl;
+	u16 sport;
+	u32 qkey;
+
+	struct trd_sq sq;
+	struct trd_rq rq;
+
+	/* Requester (req.c) and completer (comp.c): go-back-N. */
+	u32 snd_una;			/* oldest unacknowledged PSN */
+	u32 snd_nxt;			/* next PSN to send */
+	u32 snd_max;			/* next never-sent PSN */
+	u32 noack_pkts;
+	u8 retries, rnr_retries;
+	bool rnr_wait;
+	bool sending, send_again;
+	struct timer_list rto_timer;
+	struct work_struct req_work;
+
+	/* Responder (resp.c). */
+	u32 epsn;			/* expected PSN */
+	u32 msn;
+	bool nak_sent;
+	bool in_recv;			/* a SEND message is being received */
+	struct trd_rwqe rwqe;		/* the recv WQE it lands in */
+	u32 recv_off;
+	u32 wrkey;			/* RDMA WRITE being received, 0: none */
+	u64 wva;
+	u32 wlen, woff;
+};
+
+static inline struct trd_dev *to_tdev(struct ib_device *ib)
+{
+	return container_of(ib, struct trd_dev, ib);
+}
+
+static inline struct trd_pd *to_tpd(struct ib_pd *pd)
+{
+	return container_of(pd, struct trd_pd, ib);
+}
+
+static inline struct trd_mr *to_tmr(struct ib_mr *mr)
+{
+	return container_of(mr, struct trd_mr, ib);
+}
+
+static inline struct trd_cq *to_tcq(struct ib_cq *cq)
+{
+	return container_of(cq, struct trd_cq, ib);
+}
+
+static inline struct trd_qp *to_tqp(struct ib_qp *qp)
+{
+	return container_of(qp, struct trd_qp, ib);
+}
+
+/* A received packet, trimmed of its ICRC: extension headers, payload, its length. */
+static inline void *trd_pkt_ext(const struct trd_bth *bth)
+{
+	return (u8 *)(bth + 1);
+}
+
+static inline void *trd_pkt_payload(const struct trd_bth *bth)
+{
+	return (u8 *)(bth + 1) + trd_op_ext_len(bth->opcode);
+}
+
+static inline u32 trd_pkt_paylen(const struct sk_buff *skb, const struct trd_bth *bth)
+{
+	return skb_tail_pointer(skb) - (u8 *)trd_pkt_payload(bth) -
+	       ((bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT);
+}
+
+static inline void trd_count(struct trd_dev *dev, enum trd_counter c, long n)
+{
+	atomic64_add(n, &dev->cnt[c]);
+}
+
+/* device.c */
+extern const struct ib_device_ops trd_dev_ops;
+int trd_dev_add(const char *name, struct net_device *ndev);
+void trd_dev_remove_all(void);
+void trd_port_event(struct trd_dev *dev, enum ib_event_type ev);
+
+/* mr.c */
+struct ib_mr *trd_get_dma_mr(struct ib_pd *pd, int access);
+struct ib_mr *trd_reg_user_mr(struct ib_pd *pd, u64 start, u64 length, u64 iova, int access,
+			      struct ib_udata *udata);
+int trd_dereg_mr(struct ib_mr *mr, struct ib_udata *udata);
+struct trd_mr *trd_mr_lookup(struct trd_dev *dev, u32 key);
+int trd_mr_copy(struct trd_mr *mr, u64 iova, void *buf, u32 len, bool to_mr);
+int trd_sge_copy(struct trd_qp *qp, const struct ib_sge *sge, int num_sge, u32 off, void *buf,
+		 u32 len, bool to_mr);
+
+/* cq.c */
+int trd_create_cq(struct ib_cq *cq, const struct ib_cq_init_attr *attr, struct ib_udata *udata);
+int trd_destroy_cq(struct ib_cq *cq, struct ib_udata *udata);
+int trd_poll_cq(struct ib_cq *cq, int n, struct ib_wc *wc);
+int trd_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags);
+void trd_cq_post(struct trd_cq *cq, const struct ib_wc *wc, bool solicited);
+
+/* qp.c */
+int trd_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *init, struct ib_udata *udata);
+int trd_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask, struct ib_udata *udata);
+int trd_query_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int trd_destroy_qp(struct ib_qp *qp, struct ib_udata *udata);
+int trd_post_send(struct ib_qp *qp, const struct ib_send_wr *wr, const struct ib_send_wr **bad);
+int trd_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr, const struct ib_recv_wr **bad);
+void trd_qp_error(struct trd_qp *qp);
+
+/* req.c */
+void trd_req_kick(struct trd_qp *qp);
+void trd_req_work(struct work_struct *w);
+void trd_req_rewind(struct trd_qp *qp, u32 psn);
+
+/* comp.c */
+void trd_send_wc(struct trd_qp *qp, const struct trd_swqe *wqe, enum ib_wc_status st);
+void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
+void trd_rto_timer(struct timer_list *t);
+void trd_rto_arm(struct trd_qp *qp);
+
+/* resp.c */
+void trd_recv_wc(struct trd_qp *qp, const struct trd_rwqe *rwqe, enum ib_wc_status st,
+		 enum ib_wc_opcode op, u32 len, const __be32 *imm);
+void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
+
+/* net.c */
+struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq, u32 paylen,
+			      void **ext, void **payload);
+int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb);
+int trd_net_attach(struct trd_dev *dev);
+void trd_net_detach(struct trd_dev *dev);
+int trd_net_init(void);
+void trd_net_exit(void);
+
+/* icrc.c */
+struct iphdr;
+u32 trd_icrc(const struct iphdr *iph, const u8 *bth, unsigned int len);
+
+#endif /* _TONIC_RDMA_H */

@@ -1,0 +1,103 @@
+#!/bin/sh
+# rdma-glue: tonic_rdma.ko's RoCEv2 device.  "rdma link add ... type tonic"
+# loads the module (its rdma-link alias); tonic0 on vethA and tonic1 on
+# vethB show sane attributes to rdma and ibv_devinfo (Debian's ipathverbs
+# provider, uverbs ABI 1); ibv_rc_pingpong with data check (SEND/RECV of
+# 4 KiB messages, 4 packets at MTU 1024) tonic0 <-> tonic1, polled and with
+# completion events, then under 1 % loss (go-back-N); then tonic0 <-> rxe1
+# (Soft-RoCE) in both roles; the module unloads once the links are gone.
+# timeout: 600
+. /tests/rdma-lib.sh
+RDMA_DEV_A=tonic0
+RDMA_DEV_B=tonic1
+RDMAPP=/usr/bin/ibv_rc_pingpong
+
+# wait_links DEV ADDR VAR: DEV's port ACTIVE and its IPv4 GID; VAR = the index.
+wait_link() {
+	_i=0
+	while :; do
+		_g=$(rdma_gid_index "$1" "$2") &&
+			$RDMA link show "$1/1" | grep -q 'state ACTIVE' && break
+		_i=$((_i + 1))
+		[ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] && {
+			echo "$1 not ready:"; $RDMA link show; return 1; }
+		sleep 0.1
+	done
+	eval "$3=$_g"
+}
+
+# pp NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID ARGS...: ibv_rc_pingpong,
+# server on vethB's address.
+pp() {
+	_n=$1 _sd=$2 _sg=$3 _cd=$4 _cg=$5
+	shift 5
+	rdma_run "$_n" 120 18515 "$RDMAPP -d $_sd -g $_sg -c $*" \
+		"$RDMAPP -d $_cd -g $_cg -c $* $RDMA_B" > /tmp/$_n.out
+	_r=$?
+	grep -E "bytes in|$_n:" /tmp/$_n.out
+	[ $_r = 0 ] || cat /tmp/$_n.out
+	return $_r
+}
+
+$MODPROBE tonic || ksft_fail "modprobe tonic"
+rdma_pair || ksft_fail "rdma_pair"
+$MODPROBE ib_uverbs || ksft_fail "modprobe ib_uverbs"
+$RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || ksft_fail "rdma link add tonic0"
+$RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "rdma link add tonic1"
+$RDMA link add tonic9 type tonic netdev $RDMA_NETDEV_B 2>/dev/null &&
+	ksft_fail "a second RDMA device on $RDMA_NETDEV_B was accepted"
+wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
+wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
+$RDMA link show
+echo "GID index tonic0 $G0, tonic1 $G1"
+
+/usr/bin/ibv_devices
+/usr/bin/ibv_devinfo -d tonic0 -v > /tmp/devinfo 2>&1 || { cat /tmp/devinfo; ksft_fail "ibv_devinfo"; }
+grep -E "hca_id|transport|node_guid|max_qp:|max_cqe|phys_port|state|active_mtu|link_layer|GID\[" /tmp/devinfo
+for want in "transport:.*InfiniBand" "state:.*PORT_ACTIVE" "active_mtu:.*1024" \
+	    "link_layer:.*Ethernet" "::ffff:$RDMA_A, RoCE v2"; do
+	grep -q "$want" /tmp/devinfo || ksft_fail "ibv_devinfo: no '$want'"
+done
+
+pp pp-poll tonic1 $G1 tonic0 $G0 -n 200 || ksft_fail "ibv_rc_pingpong tonic0 <-> tonic1"
+pp pp-events tonic1 $G1 tonic0 $G0 -n 100 -e || ksft_fail "ibv_rc_pingpong -e"
+pp pp-small tonic1 $G1 tonic0 $G0 -n 100 -s 1 || ksft_fail "ibv_rc_pingpong -s 1"
+pp pp-large tonic1 $G1 tonic0 $G0 -n 20 -s 65536 || ksft_fail "ibv_rc_pingpong -s 65536"
+# wbw NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID: ib_write_bw, 64 KiB
+# RDMA WRITEs (perftest does not check the data).
+wbw() {
+	rdma_run "$1" 120 18515 \
+		"/usr/bin/ib_write_bw -d $2 -x $3 -F -s 65536 -n 100 --report_gbits" \
+		"/usr/bin/ib_write_bw -d $4 -x $5 -F -s 65536 -n 100 --report_gbits $RDMA_B" \
+		> /tmp/$1.out || { cat /tmp/$1.out; return 1; }
+	echo "$1: ib_write_bw 64 KiB (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)"
+}
+wbw wbw tonic1 $G1 tonic0 $G0 || ksft_fail "ib_write_bw tonic0 -> tonic1"
+echo "tonic0: $(rdma_hw_counters tonic0)"
+
+rdma_netem loss 1%
+pp pp-loss1 tonic1 $G1 tonic0 $G0 -n 200 -s 16384 || ksft_fail "ibv_rc_pingpong at 1 % loss"
+rdma_netem_del
+echo "tonic0: $(rdma_hw_counters tonic0)"
+echo "tonic1: $(rdma_hw_counters tonic1)"
+r=$($RDMA statistic show link tonic0/1 | tr ' ' '\n' | awk '/^(timeouts|nak_seq_rcvd)$/ { getline v; s += v } END { print s + 0 }')
+[ "$r" -gt 0 ] || ksft_fail "no retransmission was counted at 1 % loss"
+
+# Against Soft-RoCE: rxe1 on vethB instead of tonic1.
+$RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
+$MODPROBE rdma_rxe || ksft_fail "modprobe rdma_rxe"
+RDMA_DEV_B=rxe1
+$RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
+wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
+pp pp-rxe-srv rxe1 $GR tonic0 $G0 -n 200 || ksft_fail "ibv_rc_pingpong tonic0 -> rxe1 (rxe server)"
+pp pp-tonic-srv tonic0 $G0 rxe1 $GR -n 200 ||
+	ksft_fail "ibv_rc_pingpong rxe1 -> tonic0 (tonic server)"
+wbw wbw-rxe rxe1 $GR tonic0 $G0 || ksft_fail "ib_write_bw tonic0 -> rxe1"
+wbw wbw-rxe-tonic tonic0 $G0 rxe1 $GR || ksft_fail "ib_write_bw rxe1 -> tonic0"
+echo "tonic0: $(rdma_hw_counters tonic0)"
+echo "rxe1: $(rdma_hw_counters rxe1)"
+
+$RDMA link del rxe1
+$RDMA link del tonic0 || ksft_fail "rdma link del tonic0"
+$MODPROBE -r tonic_rdma || ksft_fail "tonic_rdma does not unload"
+exit $KSFT_PASS
