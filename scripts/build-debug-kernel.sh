@@ -25,9 +25,11 @@ FRAG=$TOP/tests/qemu/debug.config
 # Bump when the way the kernel is configured or built changes.
 RECIPE=1
 JOBS=${DEBUG_KERNEL_JOBS:-2}
-TARBALL=${LINUX_SOURCE_TARBALL:-$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)}
+# linux-source-6.1, the series of the guest kernel (make deps installs
+# it; linux-source-6.12 is there too, for its YNL tools only).
+TARBALL=${LINUX_SOURCE_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 [ -n "$TARBALL" ] && [ -f "$TARBALL" ] || {
-	echo "build-debug-kernel: no /usr/src/linux-source-*.tar.xz: make deps" >&2
+	echo "build-debug-kernel: no $TARBALL: make deps" >&2
 	exit 1
 }
 
