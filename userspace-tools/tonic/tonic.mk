@@ -4,7 +4,7 @@
 # $(B)/guest/tonic (the initramfs's /usr/bin) and $(B)/user/tonic.
 TONIC_CLI_DIR := userspace-tools/tonic
 TONIC_CLI_SRCS := $(wildcard $(TONIC_CLI_DIR)/*.c)
-TONIC_CLI_HDRS := $(TONIC_CLI_DIR)/tonic.h include/uapi/linux/tonic.h
+TONIC_CLI_HDRS := $(TONIC_CLI_DIR)/tonic.h include/uapi/linux/tonic.h include/uapi/linux/tonic_nl.h
 TONIC_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 TONIC_NL_LIBS := -Wl,-Bstatic $(filter -lnl%,$(shell pkg-config --libs libnl-genl-3.0 2>/dev/null)) \
 	-Wl,-Bdynamic -lpthread
