@@ -33,6 +33,7 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
+	@echo "  ynl-gen      regenerate the uapi header and kernel policies from the YNL spec"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"
 
@@ -69,6 +70,7 @@ CHECK_SUITES := build-check
 -include userspace-tools/sim/sim.mk
 -include userspace-tools/devmodel/devmodel.mk
 -include userspace-tools/tonic/tonic.mk
+include tests/ynl/ynl.mk
 include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 
