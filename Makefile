@@ -58,10 +58,11 @@ help:
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
 	@echo "  install      install tonic.ko, tonic_rdma.ko (/lib/modules/KVER/extra, depmod), tonic(8) and"
-	@echo "               its man page, <linux/tonic.h>, the YNL spec (share/ynl/specs);"
+	@echo "               its man page, <linux/tonic.h> and <linux/tonic_nl.h>, the YNL spec (share/ynl/specs);"
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
 	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe, later tonic0"
+	@echo "  ynl-gen      regenerate the uapi header and kernel policies from the YNL spec"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"
 	@echo "Variables:"
@@ -103,6 +104,7 @@ CHECK_SUITES := build-check
 -include userspace-tools/sim/sim.mk
 -include userspace-tools/devmodel/devmodel.mk
 -include userspace-tools/tonic/tonic.mk
+include tests/ynl/ynl.mk
 include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 
@@ -135,6 +137,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 INSTALL_MOD_DIR ?= extra
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 INSTALL_FILES := $(SBINDIR)/tonic $(MANDIR)/man8/tonic.8 $(INCLUDEDIR)/linux/tonic.h \
+	$(INCLUDEDIR)/linux/tonic_nl.h \
 	$(DATADIR)/ynl/specs/tonic.yaml
 
 # The check suite: install/uninstall into a temporary DESTDIR, versions, linking.
@@ -149,6 +152,7 @@ install: modules $(B)/user/tonic
 	install -D -m 0755 $(B)/user/tonic $(DESTDIR)$(SBINDIR)/tonic
 	install -D -m 0644 userspace-tools/tonic/tonic.8 $(DESTDIR)$(MANDIR)/man8/tonic.8
 	install -D -m 0644 include/uapi/linux/tonic.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic.h
+	install -D -m 0644 include/uapi/linux/tonic_nl.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic_nl.h
 	install -D -m 0644 Documentation/netlink/specs/tonic.yaml \
 		$(DESTDIR)$(DATADIR)/ynl/specs/tonic.yaml
 	$(if $(DESTDIR),,depmod -a $(KVER))

@@ -151,16 +151,12 @@ int tonic_nl_flow_get_doit(struct sk_buff *skb, struct genl_info *info)
 	return genlmsg_reply(msg, info);
 }
 
-/* Checked once, when the dump starts: the scope is refused with EPERM there. */
-int tonic_nl_flow_get_start(struct netlink_callback *cb)
-{
-	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
-	struct net *net;
-
-	return tonic_nl_flow_scope(cb->skb, di->attrs, cb->extack, &net);
-}
-
-/* cb->args[0]: device index, cb->args[1]: next flow id. */
+/*
+ * cb->args[0]: device index, cb->args[1]: next flow id, cb->args[2]: the
+ * scope was checked.  The scope is checked once, at the first call (the
+ * generated per-op ops table has no .start): a refusal ends the dump with
+ * EPERM in its NLMSG_DONE, with the extack message.
+ */
 int tonic_nl_flow_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
 	const struct genl_dumpit_info *di = genl_dumpit_info(cb);
@@ -172,11 +168,16 @@ int tonic_nl_flow_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct tonic_flow_stats st;
 	struct tonic_dev *dev;
 	u32 idx = cb->args[0], flow = cb->args[1];
-	int owner;
+	int owner, err;
 
-	/* Allowed by tonic_nl_flow_get_start(). */
-	if (nla_get_flag(di->attrs[TONIC_A_FLOW_ALL_NETNS]))
-		net = NULL;
+	if (!cb->args[2]) {
+		err = tonic_nl_flow_scope(cb->skb, di->attrs, cb->extack, &net);
+		if (err)
+			return err;
+		cb->args[2] = 1;
+	} else if (nla_get_flag(di->attrs[TONIC_A_FLOW_ALL_NETNS])) {
+		net = NULL;	/* allowed at the first call */
+	}
 
 	for (; (dev = tonic_dev_get_nth(idx)); idx++, flow = 0) {
 		if (fdev && strcmp(dev->name, nla_data(fdev)))

@@ -57,7 +57,7 @@ for prefix in /usr /usr/local; do
 	# shellcheck disable=SC2086
 	check "make install $args" make -s --no-print-directory install $args
 	want=$(printf '%s\n' "/lib/modules/$KVER/extra/tonic.ko" "/lib/modules/$KVER/extra/tonic_rdma.ko" "$prefix/sbin/tonic" \
-		"$prefix/share/man/man8/tonic.8" "$prefix/include/linux/tonic.h" \
+		"$prefix/share/man/man8/tonic.8" "$prefix/include/linux/tonic.h" "$prefix/include/linux/tonic_nl.h" \
 		"$prefix/share/ynl/specs/tonic.yaml" | sort)
 	check "PREFIX=$prefix: exactly the expected files under DESTDIR" same_list "$(files "$D")" "$want"
 	check "PREFIX=$prefix: nothing written outside DESTDIR" outside
@@ -68,6 +68,7 @@ for prefix in /usr /usr/local; do
 	check "PREFIX=$prefix: man page, header and YNL spec are the sources" sh -c \
 		"cmp userspace-tools/tonic/tonic.8 '$D$prefix/share/man/man8/tonic.8' &&
 		 cmp include/uapi/linux/tonic.h '$D$prefix/include/linux/tonic.h' &&
+		 cmp include/uapi/linux/tonic_nl.h '$D$prefix/include/linux/tonic_nl.h' &&
 		 cmp Documentation/netlink/specs/tonic.yaml '$D$prefix/share/ynl/specs/tonic.yaml'"
 	# shellcheck disable=SC2086
 	check "make uninstall $args" make -s --no-print-directory uninstall $args

@@ -61,9 +61,24 @@ copy_with_libs() {
 		copy_libs "$f"
 	done
 }
-# python3 is optional and large: only copied if a test asks for it.
+# python3 is optional and large: only copied, with its standard library
+# (less tests, IDLE, Tk, ...; its extension modules with their libraries)
+# and PyYAML, if a test asks for it.
 bins=$(echo "$GUEST_BINS" | tr ' ' '\n' | grep -v python3)
-[ -n "$TESTS" ] && grep -qs python3 $TESTS && bins="$bins /usr/bin/python3"
+PY=
+[ -n "$TESTS" ] && grep -qs python3 $TESTS &&
+	PY=$(python3 -c 'import sys; print("python%d.%d" % sys.version_info[:2])')
+if [ -n "$PY" ]; then
+	bins="$bins /usr/bin/python3"
+	mkdir -p "$R/usr/lib/python3/dist-packages"
+	tar -C /usr/lib --exclude="$PY/test" --exclude="$PY/idlelib" --exclude="$PY/tkinter" \
+		--exclude="$PY/turtledemo" --exclude="$PY/ensurepip" --exclude="$PY/lib2to3" \
+		--exclude="$PY/pydoc_data" --exclude="$PY/config-*" --exclude="$PY/*-packages" \
+		--exclude="$PY/unittest/test" --exclude="$PY/distutils/tests" -cf - "$PY" |
+		tar -C "$R/usr/lib" -xf -
+	cp -a /usr/lib/python3/dist-packages/yaml "$R/usr/lib/python3/dist-packages/"
+	bins="$bins $(ls /usr/lib/"$PY"/lib-dynload/*.so /usr/lib/python3/dist-packages/yaml/*.so 2>/dev/null)"
+fi
 # shellcheck disable=SC2086
 copy_with_libs $bins
 # libibverbs dlopen()s its providers (lib<name>-rdmav*.so, named by the
@@ -77,6 +92,17 @@ if [ "$MODE" = shell ] || { [ -n "$TESTS" ] && grep -qs rdma-lib.sh $TESTS; }; t
 	copy_with_libs $(ldconfig -p | awk '/libgcc_s\.so\.1 .*x86-64/ { print $NF; exit }')
 	mkdir -p "$R"/etc/libibverbs.d
 	cp /etc/libibverbs.d/*.driver "$R"/etc/libibverbs.d/ 2>/dev/null || true
+fi
+# The kernel's YNL tool (cli.py and its library, linux-source-6.12) and
+# the family's spec under /ynl, for a test that runs it (with
+# --no-schema: the spec is validated on the host, tests/ynl).
+if [ -n "$TESTS" ] && grep -qs '/ynl/tools/net/ynl/' $TESTS; then
+	Y=$(B=$B "$TOP"/scripts/ynl-src.sh)
+	mkdir -p "$R/ynl/tools/net/ynl" "$R/ynl/Documentation/netlink/specs"
+	cp -a "$Y/tools/net/ynl/cli.py" "$Y/tools/net/ynl/lib" "$R/ynl/tools/net/ynl/"
+	cp "$TOP/Documentation/netlink/specs/tonic.yaml" "$R/ynl/Documentation/netlink/specs/"
+	# Compiled here: the guest's (TCG) python would compile them at every run.
+	python3 -m compileall -q "$R/ynl/tools/net/ynl" > /dev/null
 fi
 # merged-/usr hosts resolve the loader through /lib64.
 mkdir -p "$R"/lib64 && cp -L /lib64/ld-linux-x86-64.so.2 "$R"/lib64/

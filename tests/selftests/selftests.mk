@@ -2,7 +2,8 @@
 # $(B)/guest/, which the initramfs puts on the guest's /usr/bin.  They use
 # the kernel's own kselftest headers, taken from Debian's linux-source
 # tarball at build time.
-KSFT_TAR := $(lastword $(sort $(wildcard /usr/src/linux-source-6.1*.tar.xz)))
+# (linux-source-6.1 exactly: linux-source-6.12, for the YNL tools, matches 6.1*.)
+KSFT_TAR := $(wildcard /usr/src/linux-source-6.1.tar.xz)
 KSFT_DIR := $(B)/kselftest
 GUEST_SRCS := $(wildcard tests/selftests/*.c)
 GUEST_PROGS := $(GUEST_SRCS:tests/selftests/%.c=$(B)/guest/%)
@@ -14,7 +15,7 @@ $(KSFT_DIR)/kselftest_harness.h:
 		'*/tools/testing/selftests/kselftest_harness.h' '*/tools/testing/selftests/kselftest.h'
 	@touch $@
 
-$(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tests/selftests/*.h)
+$(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tests/selftests/*.h include/uapi/linux/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(KSFT_DIR) -I$(CURDIR)/include -Itests/selftests \
 		$(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread

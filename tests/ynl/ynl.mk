@@ -1,0 +1,12 @@
+# The YNL spec against the 6.12 schema, and the files generated from it
+# (uapi header, kernel policies) against a fresh generation: host only.
+.PHONY: ynl ynl-gen
+ynl:
+	@B=$(B) tests/ynl/check.sh > /dev/null
+
+# Regenerate include/uapi/linux/tonic_nl.h and netlink/tonic-nl-gen.[ch]
+# after changing Documentation/netlink/specs/tonic.yaml.
+ynl-gen:
+	@B=$(B) scripts/ynl-gen.sh
+
+CHECK_SUITES += ynl
