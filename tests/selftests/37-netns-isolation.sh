@@ -105,7 +105,7 @@ wait_flows() {
 		sleep 0.1
 	done
 }
-on h1 $UNPRIV nobody tonic_xfer -c 10.0.0.3 7301 2000000 -M 16 -U > /tmp/c1 2>&1 &
+on h1 $UNPRIV nobody tonic_xfer -c 10.0.0.3 7301 4000000 -M 16 -U > /tmp/c1 2>&1 &
 c1=$!
 wait_flows h1 8 || ksft_fail "h1 did not get 8 flows: $(stats_of h1 .netns.flows)"
 sleep 0.5
@@ -114,7 +114,7 @@ assert_eq "h1 stays at its share" "$(jget .netns.flows)" 8
 [ "$(jget .netns.refused_quota)" -ge 1 ] || ksft_fail "h1: no refusal counted"
 assert_eq "h1: the table was never full" "$(jget .netns.refused_full)" 0
 assert_eq "h1 as nobody: no host view" "$(on h1 $UNPRIV nobody $TONIC -j stats | $J .host)" false
-on h2 $UNPRIV nobody tonic_xfer -c 10.0.0.3 7302 2000000 -M 16 -U > /tmp/c2 2>&1 &
+on h2 $UNPRIV nobody tonic_xfer -c 10.0.0.3 7302 4000000 -M 16 -U > /tmp/c2 2>&1 &
 c2=$!
 wait_flows h2 8 || ksft_fail "h2 did not get its share: $(stats_of h2 .netns.flows) flows"
 OUT=$(on h2 $TONIC -j stats); echo "h2: $OUT"
