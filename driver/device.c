@@ -20,8 +20,10 @@
 #include "device.h"
 #include "program.h"
 #include "quota.h"
-#include "../netlink/event.h"
 #include <trace/events/tonic.h>
+
+/* The admin interface's ear (netlink/event.c), NULL while it is not up. */
+static tonic_dev_event_fn tonic_dev_event_hook;
 
 static LIST_HEAD(tonic_devs);
 static DEFINE_MUTEX(tonic_devs_lock);
@@ -163,6 +165,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 {
 	struct tonic_netq *q = NULL;
 	struct tonic_flow_info fi;
+	tonic_dev_event_fn hook;
 	unsigned long id;
 	int err, owner;
 
@@ -205,11 +208,12 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	tonic_netq_count_added(q);
 	*flow = id;
 	trace_tonic_flow_add(dev, id, cfg);
-	if (tonic_nl_flow_event_wanted()) {
+	hook = READ_ONCE(tonic_dev_event_hook);
+	if (hook) {
 		spin_lock_bh(&dev->id_lock);
 		owner = tonic_dev_flow_describe(dev, id, &fi);
 		spin_unlock_bh(&dev->id_lock);
-		tonic_nl_flow_event(dev, id, TONIC_CMD_FLOW_ADD_NTF, owner, &fi, 0);
+		hook(dev, id, TONIC_DEV_EV_ADD, owner, &fi, 0);
 	}
 	return 0;
 }
@@ -218,15 +222,15 @@ void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 {
 	struct tonic_flow_info fi;
 	struct tonic_netq *q;
-	bool ev;
+	tonic_dev_event_fn hook;
 	int owner = 0;
 
 	if (WARN_ON_ONCE(flow >= dev->max_flows))
 		return;
 	trace_tonic_flow_remove(dev, flow);
 	/* Described before the client may let go of its pointer. */
-	ev = tonic_nl_flow_event_wanted();
-	if (ev) {
+	hook = READ_ONCE(tonic_dev_event_hook);
+	if (hook) {
 		spin_lock_bh(&dev->id_lock);
 		owner = tonic_dev_flow_describe(dev, flow, &fi);
 		spin_unlock_bh(&dev->id_lock);
@@ -241,8 +245,8 @@ void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 	dev->flows[flow].q = NULL;
 	spin_unlock_bh(&dev->id_lock);
 	tonic_netq_uncharge_put(q);
-	if (ev)
-		tonic_nl_flow_event(dev, flow, TONIC_CMD_FLOW_DEL_NTF, owner, &fi, 0);
+	if (hook)
+		hook(dev, flow, TONIC_DEV_EV_DEL, owner, &fi, 0);
 }
 
 /*
@@ -253,15 +257,22 @@ void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 void tonic_dev_flow_failed(struct tonic_dev *dev, u32 flow, u32 reason)
 {
 	struct tonic_flow_info fi;
+	tonic_dev_event_fn hook;
 	int owner;
 
 	if (flow >= dev->max_flows)
 		return;
 	trace_tonic_flow_fail(dev, flow, reason);
-	if (!tonic_nl_flow_event_wanted() || !READ_ONCE(dev->priv[flow]))
+	hook = READ_ONCE(tonic_dev_event_hook);
+	if (!hook || !READ_ONCE(dev->priv[flow]))
 		return;
 	owner = tonic_dev_flow_describe(dev, flow, &fi);
-	tonic_nl_flow_event(dev, flow, TONIC_CMD_FLOW_FAIL_NTF, owner, &fi, reason);
+	hook(dev, flow, TONIC_DEV_EV_FAIL, owner, &fi, reason);
+}
+
+void tonic_dev_set_event_hook(tonic_dev_event_fn fn)
+{
+	WRITE_ONCE(tonic_dev_event_hook, fn);
 }
 
 struct tonic_dev *tonic_dev_get_nth(u32 n)

@@ -109,6 +109,20 @@ struct tonic_dev {
 	struct tonic_dev_flow *flows;	/* per flow, under id_lock (device.c) */
 };
 
+/*
+ * What the admin interface hears of flows: netlink sets the hook, so the
+ * device layer calls no one above it by name.  @owner: TONIC_FLOW_OWNER_*;
+ * @reason: enum tonic_fail for FAIL.  Any context; must not sleep.
+ */
+enum tonic_dev_event {
+	TONIC_DEV_EV_ADD,
+	TONIC_DEV_EV_DEL,
+	TONIC_DEV_EV_FAIL,
+};
+typedef void (*tonic_dev_event_fn)(struct tonic_dev *dev, u32 flow, enum tonic_dev_event ev,
+				   int owner, const struct tonic_flow_info *fi, u32 reason);
+void tonic_dev_set_event_hook(tonic_dev_event_fn fn);
+
 int tonic_dev_register(struct tonic_dev *dev);
 void tonic_dev_unregister(struct tonic_dev *dev);
 struct tonic_dev *tonic_dev_default(void);

@@ -6,12 +6,17 @@
  */
 #include <net/net_namespace.h>
 #include "nl.h"
-#include "event.h"
 #include "../driver/device.h"
 
-void tonic_nl_flow_event(struct tonic_dev *dev, u32 flow, u8 cmd, int owner,
+void tonic_nl_flow_event(struct tonic_dev *dev, u32 flow, enum tonic_dev_event ev, int owner,
 			 const struct tonic_flow_info *fi, u32 reason)
 {
+	static const u8 cmds[] = {
+		[TONIC_DEV_EV_ADD] = TONIC_CMD_FLOW_ADD_NTF,
+		[TONIC_DEV_EV_DEL] = TONIC_CMD_FLOW_DEL_NTF,
+		[TONIC_DEV_EV_FAIL] = TONIC_CMD_FLOW_FAIL_NTF,
+	};
+	u8 cmd = cmds[ev];
 	struct net *net = (struct net *)((owner == TONIC_FLOW_OWNER_SOCKET && fi->net) ?
 					 fi->net : &init_net);
 	struct sk_buff *skb;

@@ -15,10 +15,8 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include "nl.h"
-#include "event.h"
 #include "tonic.h"
 
-static bool tonic_nl_up;
 
 /*
  * tonic-nl-gen.c has the same array, static: a genetlink-legacy spec gets
@@ -46,22 +44,17 @@ bool tonic_nl_host_view(const struct sk_buff *skb)
 	return net_eq(sock_net(skb->sk), &init_net) && netlink_capable(skb, CAP_NET_ADMIN);
 }
 
-bool tonic_nl_flow_event_wanted(void)
-{
-	return READ_ONCE(tonic_nl_up);
-}
-
 int tonic_nl_init(void)
 {
 	int err = genl_register_family(&tonic_genl_family);
 
 	if (!err)
-		WRITE_ONCE(tonic_nl_up, true);
+		tonic_dev_set_event_hook(tonic_nl_flow_event);
 	return err;
 }
 
 void tonic_nl_exit(void)
 {
-	WRITE_ONCE(tonic_nl_up, false);
+	tonic_dev_set_event_hook(NULL);
 	genl_unregister_family(&tonic_genl_family);
 }

@@ -13,6 +13,7 @@
 #include <net/genetlink.h>
 #include <uapi/linux/tonic.h>
 #include "tonic-nl-gen.h"
+#include "../driver/device.h"
 
 struct tonic_dev;
 struct tonic_flow_info;
@@ -24,6 +25,14 @@ extern struct genl_family tonic_genl_family;
 int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int owner,
 		       const struct tonic_flow_info *fi, const struct tonic_flow_stats *st,
 		       u32 reason);
+/*
+ * event.c: the device layer's event hook (tonic_dev_set_event_hook):
+ * multicast the flow's TONIC_CMD_FLOW_*_NTF to the group "events" of its
+ * netns (init_net for flows without a socket), if anyone listens there.
+ */
+void tonic_nl_flow_event(struct tonic_dev *dev, u32 flow, enum tonic_dev_event ev, int owner,
+			 const struct tonic_flow_info *fi, u32 reason);
+
 /*
  * family.c: may the requester of @skb see host-wide views (every
  * namespace's flows, the devices' counters)?  Only with CAP_NET_ADMIN in
