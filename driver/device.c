@@ -80,18 +80,40 @@ struct tonic_dev *tonic_dev_default(void)
 {
 	return READ_ONCE(tonic_default_dev);
 }
+EXPORT_SYMBOL_GPL(tonic_dev_default);
 
 int tonic_dev_flow_attach(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg, void *priv,
 			  u32 *flow)
 {
-	return tonic_dev_flow_attach_flags(dev, cfg, priv, 0, flow);
+	return tonic_dev_flow_attach_flags(dev, cfg, NULL, priv, 0, flow);
 }
+EXPORT_SYMBOL_GPL(tonic_dev_flow_attach);
+
+int tonic_dev_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
+{
+	return dev->ops->push(dev, flow, tail, last_len);
+}
+EXPORT_SYMBOL_GPL(tonic_dev_push);
+
+int tonic_dev_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt)
+{
+	return dev->ops->incoming(dev, flow, pkt);
+}
+EXPORT_SYMBOL_GPL(tonic_dev_incoming);
+
+int tonic_dev_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st)
+{
+	if (!dev->ops->flow_stats)
+		return -EOPNOTSUPP;
+	return dev->ops->flow_stats(dev, flow, st);
+}
+EXPORT_SYMBOL_GPL(tonic_dev_flow_stats);
 
 /* The client's (or device.c's own) description of an attached flow. */
 static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic_flow_info *fi)
 {
 	const struct tonic_dev_flow *df = &dev->flows[flow];
-	const struct tonic_flow_client *cl = dev->client;
+	const struct tonic_flow_client *cl = df->client ?: dev->client;
 	void *priv = dev->priv[flow];
 	int owner = TONIC_FLOW_OWNER_UNKNOWN;
 
@@ -145,13 +167,12 @@ int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, const struct net *net,
 }
 
 /*
- * The namespace a new flow of dev->client is charged to: what the client's
+ * The namespace a new flow of @cl is charged to: what the client's
  * info() says (it describes a flow about to be attached here), else
  * init_net, where flows without a socket are shown.
  */
-static const struct net *tonic_dev_client_net(struct tonic_dev *dev, void *priv)
+static const struct net *tonic_dev_client_net(const struct tonic_flow_client *cl, void *priv)
 {
-	const struct tonic_flow_client *cl = dev->client;
 	struct tonic_flow_info fi;
 
 	memset(&fi, 0, sizeof(fi));
@@ -161,7 +182,8 @@ static const struct net *tonic_dev_client_net(struct tonic_dev *dev, void *priv)
 }
 
 int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
-				void *priv, u32 flags, u32 *flow)
+				const struct tonic_flow_client *client, void *priv, u32 flags,
+				u32 *flow)
 {
 	struct tonic_netq *q = NULL;
 	struct tonic_flow_info fi;
@@ -171,7 +193,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 
 	if (!(flags & TONIC_DEV_FLOW_SELF)) {
 		/* NULL only for a namespace on its way out: nothing to charge. */
-		q = tonic_netq_get(tonic_dev_client_net(dev, priv));
+		q = tonic_netq_get(tonic_dev_client_net(client ?: dev->client, priv));
 		if (q && tonic_netq_charge(q, flags & TONIC_DEV_FLOW_MOVE)) {
 			tonic_netq_put(q);
 			return -EDQUOT;
@@ -192,6 +214,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	dev->flows[id].seg_size = cfg->seg_size;
 	dev->flows[id].flags = flags & TONIC_DEV_FLOW_SELF;
 	dev->flows[id].q = q;
+	WRITE_ONCE(dev->flows[id].client, client);
 	spin_unlock_bh(&dev->id_lock);
 
 	err = dev->ops->flow_add(dev, id, cfg);
@@ -200,6 +223,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 		WRITE_ONCE(dev->priv[id], NULL);
 		__clear_bit(id, dev->ids);
 		dev->flows[id].q = NULL;
+		WRITE_ONCE(dev->flows[id].client, NULL);
 		spin_unlock_bh(&dev->id_lock);
 		tonic_netq_uncharge_put(q);
 		return err;
@@ -217,6 +241,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	}
 	return 0;
 }
+EXPORT_SYMBOL_GPL(tonic_dev_flow_attach_flags);
 
 void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 {
@@ -243,11 +268,13 @@ void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 	__clear_bit(flow, dev->ids);
 	dev->flows[flow].flags = 0;
 	dev->flows[flow].q = NULL;
+	WRITE_ONCE(dev->flows[flow].client, NULL);
 	spin_unlock_bh(&dev->id_lock);
 	tonic_netq_uncharge_put(q);
 	if (hook)
 		hook(dev, flow, TONIC_DEV_EV_DEL, owner, &fi, 0);
 }
+EXPORT_SYMBOL_GPL(tonic_dev_flow_detach);
 
 /*
  * Under the backend's delivery lock: the flow is attached and its client
@@ -304,6 +331,13 @@ struct tonic_dev *tonic_dev_find(const char *name)
 	mutex_unlock(&tonic_devs_lock);
 	return found;
 }
+
+/* A program of the host's registry by name, NULL if none (for other modules). */
+const struct tonic_prog_ops *tonic_dev_prog_find(const char *name)
+{
+	return tonic_prog_find(name);
+}
+EXPORT_SYMBOL_GPL(tonic_dev_prog_find);
 
 const char *tonic_dev_prog_name(struct tonic_dev *dev, u32 idx)
 {

@@ -81,6 +81,8 @@ struct tonic_dev_flow {
 	u32 seg_size;
 	u32 flags;			/* TONIC_DEV_FLOW_SELF */
 	struct tonic_netq *q;		/* the namespace quota it is charged to, or NULL */
+	/* Its client (set before the backend adds it), NULL: dev->client. */
+	const struct tonic_flow_client *client;
 };
 
 /* The flow's client is the driver itself (a self-test), not dev->client. */
@@ -128,8 +130,9 @@ void tonic_dev_unregister(struct tonic_dev *dev);
 struct tonic_dev *tonic_dev_default(void);
 
 /*
- * Allocate a flow id and add the flow.  -EDQUOT when the flow's network
- * namespace (learnt from dev->client's info()) holds its quota of flows
+ * Allocate a flow id and add the flow, its output going to dev->client.
+ * -EDQUOT when the flow's network
+ * namespace (learnt from the client's info()) holds its quota of flows
  * already (net.tonic.max_flows; the quota counts flows on every device,
  * so another device answers the same), -ENOSPC when the device's table is
  * full: either way the connection stays on software TCP.  Both refusals
@@ -144,16 +147,44 @@ static inline void *tonic_dev_flow_priv(struct tonic_dev *dev, u32 flow)
 {
 	return flow < dev->max_flows ? dev->priv[flow] : NULL;
 }
+/*
+ * Backend side: the client @flow's output goes to (device lock held): the
+ * one given at attach, else dev->client.  Valid while the flow is in the
+ * backend, as its client pointer is.
+ */
+static inline const struct tonic_flow_client *tonic_dev_flow_client(struct tonic_dev *dev,
+								     u32 flow)
+{
+	const struct tonic_flow_client *cl = NULL;
+
+	if (flow < dev->max_flows)
+		cl = READ_ONCE(dev->flows[flow].client);
+	return cl ?: dev->client;
+}
 u32 tonic_dev_flows_in_use(struct tonic_dev *dev);
 
 /*
- * Attach with TONIC_DEV_FLOW_* flags: TONIC_DEV_FLOW_SELF for flows the
- * driver runs itself (priv is not for dev->client; charged to no
- * namespace), TONIC_DEV_FLOW_MOVE for a flow that moves (not refused for
- * its namespace's quota).
+ * Attach with a client of its own and TONIC_DEV_FLOW_* flags.  @client
+ * (NULL: dev->client) gets the flow's descriptors and notes with @priv,
+ * and describes it (info(), also for the namespace quota); a client
+ * without info() has its flows shown in, and charged to, init_net.
+ * TONIC_DEV_FLOW_SELF for flows the driver runs itself (priv is not for
+ * a client; charged to no namespace), TONIC_DEV_FLOW_MOVE for a flow that
+ * moves (not refused for its namespace's quota).  tonic_rdma.ko attaches
+ * one flow per RC queue pair with a client of its own.
  */
 int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
-				void *priv, u32 flags, u32 *flow);
+				const struct tonic_flow_client *client, void *priv, u32 flags,
+				u32 *flow);
+
+/*
+ * For clients in other modules (tonic_rdma.ko): the device's ops, called
+ * as sock-glue calls them (any context, never sleep).
+ */
+int tonic_dev_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len);
+int tonic_dev_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);
+int tonic_dev_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
+const struct tonic_prog_ops *tonic_dev_prog_find(const char *name);
 /*
  * Backend side: the device declared @flow failed (TONIC_NOTE_FAILED, @reason
  * its value); call with the lock under which the backend delivers notes

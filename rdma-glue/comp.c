@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Completer: ACKs and NAKs to send completions, and the retransmission
- * timer.  An ACK acknowledges every packet up to its PSN (coalesced ACKs);
- * a NAK acknowledges the packets before its PSN.  NAK sequence error and
- * timeout: go back N to the first unacknowledged PSN.  RNR NAK: wait, then
- * go back.  Other NAKs complete the WQE in error and the QP goes to ERR.
+ * Completer: ACKs and NAKs to the QP's Tonic flow, and the flow's
+ * acknowledgements to send completions.  An ACK acknowledges every packet
+ * up to its PSN (coalesced ACKs), a NAK the packets before its PSN: both
+ * go to the flow as TONIC_PKT_ACK; a NAK sequence error goes as
+ * TONIC_PKT_NACK, after which the flow's program goes back N.  The flow
+ * reports how far the acknowledgement reached (TONIC_NOTE_ACKED): WQEs
+ * whose last packet is before it complete.  When it gives up (timeouts,
+ * TONIC_NOTE_FAILED) the oldest WQE completes with IB_WC_RETRY_EXC_ERR.
+ * RNR NAK: the flow gets the NACK after the RNR delay.  Other NAKs
+ * complete the WQE in error and the QP goes to ERR.
  */
 #include "tonic_rdma.h"
 
@@ -32,42 +37,34 @@ void trd_send_wc(struct trd_qp *qp, const struct trd_swqe *wqe, enum ib_wc_statu
 	trd_cq_post(to_tcq(qp->ib.send_cq), &wc, false);
 }
 
-void trd_rto_arm(struct trd_qp *qp)
+/*
+ * The flow acknowledged every segment before @acked (or @failed); the
+ * lock held.  WQEs wholly acknowledged complete.
+ */
+static void trd_comp_fail(struct trd_qp *qp, enum ib_wc_status st);
+
+void trd_comp_flow(struct trd_qp *qp, u32 acked, bool failed)
 {
-	unsigned long rto;
+	u32 una;
 
-	if (qp->timeout)
-		rto = max(nsecs_to_jiffies(4096ull << qp->timeout),
-			  msecs_to_jiffies(TRD_MIN_RTO_MS));
-	else
-		rto = msecs_to_jiffies(TRD_DEF_RTO_MS);
-	mod_timer(&qp->rto_timer, jiffies + rto);
-}
-
-/* Every packet up to and including @psn arrived; the lock held. */
-static void trd_comp_ack(struct trd_qp *qp, u32 psn)
-{
-	u32 una = trd_psn_add(psn, 1);
-
-	if (trd_psn_cmp(una, qp->snd_una) <= 0 || trd_psn_cmp(una, qp->snd_max) > 0)
+	if (qp->state != IB_QPS_RTS)
 		return;
-	while (qp->sq.cons != qp->sq.assigned) {
-		struct trd_swqe *wqe = &qp->sq.wqe[qp->sq.cons % qp->sq.size];
+	if (tonic_after(acked, qp->una_seg) && !tonic_after(acked, qp->seg_tail)) {
+		una = trd_psn_add(qp->isn, acked);
+		while (qp->sq.cons != qp->sq.prod) {
+			struct trd_swqe *wqe = &qp->sq.wqe[qp->sq.cons % qp->sq.size];
 
-		if (trd_psn_cmp(trd_psn_add(wqe->first_psn, wqe->npkts), una) > 0)
-			break;
-		trd_send_wc(qp, wqe, IB_WC_SUCCESS);
-		qp->sq.cons++;
+			if (trd_psn_cmp(trd_psn_add(wqe->first_psn, wqe->npkts), una) > 0)
+				break;
+			trd_send_wc(qp, wqe, IB_WC_SUCCESS);
+			qp->sq.cons++;
+		}
+		qp->snd_una = una;
+		qp->una_seg = acked;
+		qp->rnr_retries = 0;
 	}
-	qp->snd_una = una;
-	qp->retries = 0;
-	qp->rnr_retries = 0;
-	if (trd_psn_cmp(qp->snd_nxt, una) < 0)
-		trd_req_rewind(qp, una);
-	if (una == qp->snd_max)
-		del_timer(&qp->rto_timer);
-	else
-		trd_rto_arm(qp);
+	if (failed && qp->sq.cons != qp->sq.prod)
+		trd_comp_fail(qp, IB_WC_RETRY_EXC_ERR);
 }
 
 /* Complete the oldest WQE with @st and fail the QP; the lock held. */
@@ -86,39 +83,38 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	u32 psn = ntohl(bth->apsn) & TRD_PSN_MASK;
 	u32 smsn = ntohl(aeth->smsn);
 	u8 syn = smsn >> 24;
-	bool kick = false;
+	u32 type = TONIC_PKT_ACK, upto = trd_psn_add(psn, 1);
+	bool in = false;
 	unsigned long flags;
 
 	trd_count(qp->dev, TRD_CNT_ACKS_RCVD, 1);
 	spin_lock_irqsave(&qp->lock, flags);
-	if (qp->state != IB_QPS_RTS || trd_psn_cmp(psn, qp->snd_max) >= 0)
+	if (qp->state != IB_QPS_RTS || !qp->flow_on ||
+	    trd_psn_cmp(psn, qp->snd_max) >= 0 || trd_psn_cmp(psn, qp->snd_una) < 0)
 		goto out;
 
 	switch (syn & TRD_AETH_TYPE_MASK) {
 	case TRD_AETH_ACK:
-		trd_comp_ack(qp, psn);
-		kick = true;
+		in = true;
 		break;
 	case TRD_AETH_RNR_NAK:
 		trd_count(qp->dev, TRD_CNT_RNR_NAK_RCVD, 1);
-		trd_comp_ack(qp, trd_psn_add(psn, TRD_PSN_MASK));	/* psn - 1 */
 		if (qp->rnr_retry != 7 && ++qp->rnr_retries > qp->rnr_retry) {
 			trd_comp_fail(qp, IB_WC_RNR_RETRY_EXC_ERR);
 			break;
 		}
-		trd_req_rewind(qp, psn);
-		qp->rnr_wait = true;
-		mod_timer(&qp->rto_timer, jiffies + usecs_to_jiffies(TRD_RNR_DELAY_US));
+		upto = psn;
+		in = true;
+		qp->rnr_psn = psn;
+		mod_timer(&qp->rnr_timer, jiffies + usecs_to_jiffies(TRD_RNR_DELAY_US));
 		break;
 	case TRD_AETH_NAK:
-		trd_comp_ack(qp, trd_psn_add(psn, TRD_PSN_MASK));
 		switch (syn & 0x1f) {
 		case TRD_NAK_PSN_SEQ_ERR:
 			trd_count(qp->dev, TRD_CNT_NAK_SEQ_RCVD, 1);
-			if (psn == qp->snd_una) {
-				trd_req_rewind(qp, psn);
-				kick = true;
-			}
+			type = TONIC_PKT_NACK;
+			upto = psn;
+			in = true;
 			break;
 		case TRD_NAK_INVALID_REQ:
 			trd_comp_fail(qp, IB_WC_REM_INV_REQ_ERR);
@@ -137,36 +133,22 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	}
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
-	if (kick)
-		trd_req_kick(qp);
+	if (in)
+		trd_flow_in(qp, type, upto);
 }
 
-void trd_rto_timer(struct timer_list *t)
+/* The RNR delay is over: the flow goes back to the PSN the NAK named. */
+void trd_rnr_timer(struct timer_list *t)
 {
-	struct trd_qp *qp = from_timer(qp, t, rto_timer);
+	struct trd_qp *qp = from_timer(qp, t, rnr_timer);
 	unsigned long flags;
-	bool kick = false;
+	bool go;
+	u32 psn;
 
 	spin_lock_irqsave(&qp->lock, flags);
-	if (qp->dying || qp->state != IB_QPS_RTS)
-		goto out;
-	if (qp->rnr_wait) {
-		qp->rnr_wait = false;
-		kick = true;
-		goto out;
-	}
-	if (qp->snd_una == qp->snd_max)
-		goto out;
-	trd_count(qp->dev, TRD_CNT_TIMEOUTS, 1);
-	if (++qp->retries > qp->retry_cnt) {
-		trd_comp_fail(qp, IB_WC_RETRY_EXC_ERR);
-		goto out;
-	}
-	trd_req_rewind(qp, qp->snd_una);
-	trd_rto_arm(qp);
-	kick = true;
-out:
+	go = !qp->dying && qp->state == IB_QPS_RTS;
+	psn = qp->rnr_psn;
 	spin_unlock_irqrestore(&qp->lock, flags);
-	if (kick)
-		trd_req_kick(qp);
+	if (go)
+		trd_flow_in(qp, TONIC_PKT_NACK, psn);
 }

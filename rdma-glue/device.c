@@ -147,6 +147,9 @@ static const struct rdma_stat_desc trd_stat_descs[TRD_CNT_MAX] = {
 	[TRD_CNT_BAD_PKT].name		= "bad_packets",
 	[TRD_CNT_ACKS_SENT].name	= "acks_sent",
 	[TRD_CNT_ACKS_RCVD].name	= "acks_rcvd",
+	[TRD_CNT_FLOWS].name		= "tonic_flows",
+	[TRD_CNT_FLOW_DESCS].name	= "tonic_flow_descs",
+	[TRD_CNT_FLOW_DESC_DROPS].name	= "tonic_flow_desc_drops",
 };
 
 static struct rdma_hw_stats *trd_alloc_hw_port_stats(struct ib_device *ib, u32 port)

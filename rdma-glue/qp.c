@@ -12,12 +12,12 @@
 
 static void trd_qp_reset(struct trd_qp *qp)
 {
-	qp->sq.prod = qp->sq.cons = qp->sq.assigned = qp->sq.cur = qp->sq.cur_pkt = 0;
+	qp->sq.prod = qp->sq.cons = qp->sq.cur = 0;
 	qp->rq.prod = qp->rq.cons = 0;
-	qp->snd_una = qp->snd_nxt = qp->snd_max = 0;
+	qp->isn = qp->snd_una = qp->snd_max = 0;
+	qp->una_seg = qp->seg_tail = qp->pushed = 0;
 	qp->noack_pkts = 0;
-	qp->retries = qp->rnr_retries = 0;
-	qp->rnr_wait = false;
+	qp->rnr_retries = 0;
 	qp->epsn = 0;
 	qp->msn = 0;
 	qp->nak_sent = false;
@@ -60,7 +60,9 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 	err = -ENOMEM;
 	qp->sq.wqe = kvcalloc(qp->sq.size, sizeof(*qp->sq.wqe), GFP_KERNEL);
 	qp->rq.wqe = kvcalloc(qp->rq.size, sizeof(*qp->rq.wqe), GFP_KERNEL);
-	if (!qp->sq.wqe || !qp->rq.wqe)
+	if (init->qp_type == IB_QPT_RC)
+		qp->txq = kvcalloc(TRD_TXQ, sizeof(*qp->txq), GFP_KERNEL);
+	if (!qp->sq.wqe || !qp->rq.wqe || (init->qp_type == IB_QPT_RC && !qp->txq))
 		goto err_free;
 	cap->max_send_wr = qp->sq.size;
 	cap->max_recv_wr = qp->rq.size;
@@ -71,7 +73,8 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 	qp->path_mtu = IB_MTU_256;
 	qp->port_num = 1;
 	qp->ttl = 64;
-	timer_setup(&qp->rto_timer, trd_rto_timer, 0);
+	spin_lock_init(&qp->txq_lock);
+	timer_setup(&qp->rnr_timer, trd_rnr_timer, 0);
 	INIT_WORK(&qp->req_work, trd_req_work);
 	trd_qp_reset(qp);
 
@@ -89,6 +92,7 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 	return 0;
 
 err_free:
+	kvfree(qp->txq);
 	kvfree(qp->sq.wqe);
 	kvfree(qp->rq.wqe);
 err_count:
@@ -124,6 +128,7 @@ int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct 
 	enum ib_qp_state cur, next;
 	struct ib_port_attr pattr;
 	unsigned long flags;
+	bool attached = false;
 	int err = 0;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
@@ -131,12 +136,36 @@ int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct 
 	if ((mask & IB_QP_PATH_MTU) && ib_query_port(ibqp->device, 1, &pattr))
 		return -EIO;
 
+	/* Leaving RTS for RESET (or ERR, asked for): the flow goes first. */
+	if ((mask & IB_QP_STATE) &&
+	    (attr->qp_state == IB_QPS_RESET || attr->qp_state == IB_QPS_ERR))
+		trd_flow_detach(qp);
+
 	spin_lock_irqsave(&qp->lock, flags);
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask)) {
 		err = -EINVAL;
 		goto out;
+	}
+	/* Entering RTS: an RC QP's send side is a Tonic flow from now on. */
+	if (next == IB_QPS_RTS && cur != IB_QPS_RTS && ibqp->qp_type == IB_QPT_RC &&
+	    !qp->flow_on) {
+		u32 isn = (mask & IB_QP_SQ_PSN) ? attr->sq_psn & TRD_PSN_MASK : qp->isn;
+		u8 timeout = (mask & IB_QP_TIMEOUT) ? attr->timeout : qp->timeout;
+
+		if (mask & IB_QP_PATH_MTU)
+			qp->mtu = ib_mtu_enum_to_int(min(attr->path_mtu, pattr.active_mtu));
+		spin_unlock_irqrestore(&qp->lock, flags);
+		err = trd_flow_attach(qp, isn, timeout);
+		if (err)
+			return err;
+		attached = true;
+		spin_lock_irqsave(&qp->lock, flags);
+		if (qp->state != cur) {		/* raced with another modify */
+			err = -EINVAL;
+			goto out;
+		}
 	}
 	if ((mask & IB_QP_PORT) && attr->port_num != 1) {
 		err = -EINVAL;
@@ -170,7 +199,7 @@ int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct 
 		qp->nak_sent = false;
 	}
 	if (mask & IB_QP_SQ_PSN)
-		qp->snd_una = qp->snd_nxt = qp->snd_max = attr->sq_psn & TRD_PSN_MASK;
+		qp->isn = qp->snd_una = qp->snd_max = attr->sq_psn & TRD_PSN_MASK;
 	if (mask & IB_QP_DEST_QPN)
 		qp->dest_qpn = attr->dest_qp_num & TRD_QPN_MASK;
 
@@ -183,6 +212,8 @@ int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct 
 	}
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
+	if (err && attached)
+		trd_flow_detach(qp);
 	if (!err && next == IB_QPS_RTS)
 		trd_req_kick(qp);
 	return err;
@@ -238,9 +269,10 @@ int trd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	spin_unlock_irqrestore(&qp->lock, flags);
 	xa_erase(&dev->qps, ibqp->qp_num);
 	synchronize_rcu();		/* the rx path is done with it */
-	del_timer_sync(&qp->rto_timer);
+	trd_flow_detach(qp);
+	del_timer_sync(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
-	del_timer_sync(&qp->rto_timer);
+	kvfree(qp->txq);
 	kvfree(qp->sq.wqe);
 	kvfree(qp->rq.wqe);
 	atomic_dec(&dev->nqp);
@@ -251,13 +283,11 @@ int trd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 void trd_qp_error(struct trd_qp *qp)
 {
 	qp->state = IB_QPS_ERR;
-	del_timer(&qp->rto_timer);
 	while (qp->sq.cons != qp->sq.prod) {
 		trd_send_wc(qp, &qp->sq.wqe[qp->sq.cons % qp->sq.size], IB_WC_WR_FLUSH_ERR);
 		qp->sq.cons++;
 	}
-	qp->sq.assigned = qp->sq.cur = qp->sq.cons;
-	qp->sq.cur_pkt = 0;
+	qp->sq.cur = qp->sq.cons;
 	if (qp->in_recv) {
 		trd_recv_wc(qp, &qp->rwqe, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 		qp->in_recv = false;
@@ -330,6 +360,11 @@ int trd_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr, const struct 
 		err = trd_sge_len(wqe->sge, wqe->num_sge, &wqe->length);
 		if (err)
 			break;
+		/* Its packets: the flow's next segments (announced by the requester). */
+		wqe->first_psn = qp->snd_max;
+		wqe->npkts = max_t(u32, 1, DIV_ROUND_UP(wqe->length, qp->mtu));
+		qp->snd_max = trd_psn_add(qp->snd_max, wqe->npkts);
+		qp->seg_tail += wqe->npkts;
 		qp->sq.prod++;
 		if (qp->state == IB_QPS_ERR)
 			trd_qp_error(qp);

@@ -2,16 +2,17 @@
 /*
  * Requester: send queue WQEs to request packets.  Each WQE is a message
  * of npkts = ceil(length / path MTU) packets with consecutive PSNs, given
- * when the requester first reaches it.  At most TRD_WINDOW packets are
- * unacknowledged; AckReq on the last packet of a message and at least
- * every TRD_ACKREQ_EVERY packets.  Go-back-N: trd_req_rewind() moves the
- * send point back to a PSN (NAK sequence error, RNR NAK, timeout) and the
- * requester sends everything from there again.
+ * at post_send; the packets are the segments of the QP's Tonic flow
+ * (flow.c), announced as WQEs are posted.  Which packet goes when -- new
+ * data, a go-back-N after a NAK sequence error or a timeout, pacing, at
+ * most TRD_WINDOW unacknowledged -- is the flow's decision: the requester
+ * builds the packets it names.  AckReq on the last packet of a message,
+ * on the last one announced and at least every TRD_ACKREQ_EVERY packets.
  *
- * Runs wherever it is kicked (post_send's caller, the rx softirq, the
- * retransmission timer), from a work item when kicked with IRQs off; one
- * runner at a time per QP (qp->sending), packets built under the QP's
- * lock and sent after it.
+ * Runs wherever it is kicked (post_send's caller, the rx softirq), and
+ * from a work item when the flow gave descriptors or notes or when kicked
+ * with IRQs off; one runner at a time per QP (qp->sending), packets built
+ * under the QP's lock and sent after it.
  */
 #include "tonic_rdma.h"
 
@@ -38,41 +39,56 @@ static u8 trd_req_opcode(const struct trd_swqe *wqe, bool first, bool last)
 	return TRD_OP_WRITE_MIDDLE;
 }
 
-static bool trd_req_can_send(struct trd_qp *qp)
+/* The WQE PSN @psn belongs to; the lock held, @psn in [snd_una, snd_max). */
+static struct trd_swqe *trd_req_wqe(struct trd_qp *qp, u32 psn)
 {
-	return !qp->dying && qp->state == IB_QPS_RTS && !qp->rnr_wait &&
-	       qp->sq.cur != qp->sq.prod &&
-	       trd_psn_cmp(qp->snd_nxt, trd_psn_add(qp->snd_una, TRD_WINDOW)) < 0;
+	struct trd_swqe *wqe;
+	u32 i = qp->sq.cur;
+
+	if (i - qp->sq.cons >= qp->sq.prod - qp->sq.cons ||
+	    trd_psn_cmp(psn, qp->sq.wqe[i % qp->sq.size].first_psn) < 0)
+		i = qp->sq.cons;
+	for (; i != qp->sq.prod; i++) {
+		wqe = &qp->sq.wqe[i % qp->sq.size];
+		if (trd_psn_cmp(psn, trd_psn_add(wqe->first_psn, wqe->npkts)) < 0) {
+			qp->sq.cur = i;
+			return wqe;
+		}
+	}
+	return NULL;
 }
 
-/* The next packet of the send queue; NULL when out of memory or route (the timer retries). */
-static struct sk_buff *trd_req_next(struct trd_qp *qp)
+/* The packet of segment @d->seg; NULL when it is not to be sent (any more). */
+static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 {
-	struct trd_swqe *wqe = &qp->sq.wqe[qp->sq.cur % qp->sq.size];
-	u32 k, off, paylen, psn;
+	u32 psn = trd_psn_add(qp->isn, d->seg);
+	u32 k, off, paylen;
 	bool first, last, ackreq;
+	struct trd_swqe *wqe;
 	struct trd_bth *bth;
 	struct sk_buff *skb;
 	void *ext, *pay;
 	u8 op;
 
-	if (qp->sq.cur == qp->sq.assigned) {
-		wqe->first_psn = qp->snd_nxt;
-		wqe->npkts = max_t(u32, 1, DIV_ROUND_UP(wqe->length, qp->mtu));
-		qp->sq.assigned++;
-	}
-	k = qp->sq.cur_pkt;
+	if (qp->dying || qp->state != IB_QPS_RTS || !qp->flow_on)
+		return NULL;
+	/* Acknowledged (and maybe completed) since the flow named it. */
+	if (tonic_before(d->seg, qp->una_seg) || !tonic_before(d->seg, qp->seg_tail))
+		return NULL;
+	wqe = trd_req_wqe(qp, psn);
+	if (!wqe)
+		return NULL;
+	k = (psn - wqe->first_psn) & TRD_PSN_MASK;
 	off = k * qp->mtu;
 	paylen = min(qp->mtu, wqe->length - off);
 	first = k == 0;
 	last = k == wqe->npkts - 1;
-	psn = trd_psn_add(wqe->first_psn, k);
 	op = trd_req_opcode(wqe, first, last);
-	ackreq = last || ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
+	ackreq = last || (d->flags & TONIC_DESC_LAST) || ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
 
 	skb = trd_pkt_alloc(qp, op, psn, ackreq, paylen, &ext, &pay);
 	if (!skb)
-		return NULL;
+		return NULL;		/* lost: the flow's timeout sends it again */
 	bth = (struct trd_bth *)ext - 1;
 	if (last && (wqe->send_flags & IB_SEND_SOLICITED))
 		bth->flags |= TRD_BTH_SE;
@@ -88,32 +104,30 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp)
 		((struct trd_immdt *)ext)->imm = wqe->imm;
 	if (trd_sge_copy(qp, wqe->sge, wqe->num_sge, off, pay, paylen, false)) {
 		kfree_skb(skb);
-		trd_send_wc(qp, wqe, IB_WC_LOC_PROT_ERR);
-		trd_qp_error(qp);
+		if (wqe == &qp->sq.wqe[qp->sq.cons % qp->sq.size]) {
+			trd_send_wc(qp, wqe, IB_WC_LOC_PROT_ERR);
+			qp->sq.cons++;
+		}
+		trd_qp_error(qp);	/* flushes the rest */
 		return NULL;
 	}
-
 	if (ackreq)
 		qp->noack_pkts = 0;
-	if (last) {
-		qp->sq.cur++;
-		qp->sq.cur_pkt = 0;
-	} else {
-		qp->sq.cur_pkt++;
-	}
-	if (trd_psn_cmp(psn, qp->snd_max) >= 0)
-		qp->snd_max = trd_psn_add(psn, 1);
-	else
+	if (d->flags & TONIC_DESC_RTX)
 		trd_count(qp->dev, TRD_CNT_RETRANS_PKTS, 1);
-	qp->snd_nxt = trd_psn_add(psn, 1);
 	return skb;
 }
+
+#define TRD_REQ_BATCH	32
 
 static void trd_req_run(struct trd_qp *qp)
 {
 	struct sk_buff_head q;
 	struct sk_buff *skb;
+	struct trd_txd d;
 	unsigned long flags;
+	bool failed, more = false;
+	u32 acked, n;
 
 	__skb_queue_head_init(&q);
 	spin_lock_irqsave(&qp->lock, flags);
@@ -125,17 +139,24 @@ static void trd_req_run(struct trd_qp *qp)
 	qp->sending = true;
 	do {
 		qp->send_again = false;
-		while (trd_req_can_send(qp)) {
-			skb = trd_req_next(qp);
-			if (!skb)
-				break;
-			__skb_queue_tail(&q, skb);
-		}
-		if (!skb_queue_empty(&q) && !timer_pending(&qp->rto_timer))
-			trd_rto_arm(qp);
+		/* What the flow acknowledged: completions, or it gave up. */
+		trd_flow_take_notes(qp, &acked, &failed);
+		if (qp->flow_on)
+			trd_comp_flow(qp, acked, failed);
 		spin_unlock_irqrestore(&qp->lock, flags);
-		while ((skb = __skb_dequeue(&q)))
-			trd_pkt_xmit(qp, skb);
+		trd_flow_push(qp);
+		/* The segments it said to send, a batch at a time. */
+		do {
+			spin_lock_irqsave(&qp->lock, flags);
+			for (n = 0; n < TRD_REQ_BATCH && (more = trd_flow_pop(qp, &d)); n++) {
+				skb = trd_req_next(qp, &d);
+				if (skb)
+					__skb_queue_tail(&q, skb);
+			}
+			spin_unlock_irqrestore(&qp->lock, flags);
+			while ((skb = __skb_dequeue(&q)))
+				trd_pkt_xmit(qp, skb);
+		} while (more);
 		spin_lock_irqsave(&qp->lock, flags);
 	} while (qp->send_again);
 	qp->sending = false;
@@ -153,21 +174,4 @@ void trd_req_kick(struct trd_qp *qp)
 		queue_work(system_wq, &qp->req_work);
 	else
 		trd_req_run(qp);
-}
-
-/* Go back to @psn (in [snd_una, snd_max]); the lock held. */
-void trd_req_rewind(struct trd_qp *qp, u32 psn)
-{
-	struct trd_swqe *wqe = NULL;
-	u32 i;
-
-	for (i = qp->sq.cons; i != qp->sq.assigned; i++) {
-		wqe = &qp->sq.wqe[i % qp->sq.size];
-		if (trd_psn_cmp(psn, trd_psn_add(wqe->first_psn, wqe->npkts)) < 0)
-			break;
-	}
-	qp->sq.cur = i;
-	qp->sq.cur_pkt = i == qp->sq.assigned ? 0 : (psn - wqe->first_psn) & TRD_PSN_MASK;
-	qp->snd_nxt = psn;
-	qp->noack_pkts = 0;
 }

@@ -3,15 +3,23 @@
  * tonic_rdma: a RoCEv2 ib_device over an Ethernet netdev (rdma-glue).
  *
  * One file per verbs object (device.c, mr.c, cq.c, qp.c) and per transport
- * stage like Soft-RoCE: req.c (requester: WQEs to packets), resp.c
- * (responder: requests to placement, recv completions and ACKs), comp.c
- * (completer: ACK/NAK to send completions, go-back-N), net.c (IPv4/UDP
- * out through the route, in through an rx_handler), icrc.c.
+ * stage like Soft-RoCE: req.c (requester: the packets the QP's Tonic flow
+ * names), resp.c (responder: requests to placement, recv completions and
+ * ACKs), comp.c (completer: ACK/NAK to the flow, its acknowledgements to
+ * send completions), flow.c (the flow: attach, detach, its output),
+ * net.c (IPv4/UDP out through the route, in through an rx_handler),
+ * icrc.c.
  *
  * Locking: everything of a QP's transport state is under qp->lock (BH
  * off); CQs have their own lock (irqsave), taken inside qp->lock.  The rx
  * path runs in softirq under RCU: QPs and MRs are looked up in xarrays
  * and freed only after synchronize_rcu().
+ *
+ * The send side of an RC QP is a Tonic flow (tonic.ko, driver/device.h):
+ * its output arrives under the Tonic device's lock in flow.c, which only
+ * queues it (qp->txq_lock, the innermost lock) for the requester; the
+ * device's ops are called with no QP lock held, inside an RCU read-side
+ * section that detaching the flow waits for.
  */
 #ifndef _TONIC_RDMA_H
 #define _TONIC_RDMA_H
@@ -25,6 +33,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_umem.h>
 #include "hdr.h"
+#include "../driver/device.h"
 
 #define TRD_MAX_QP		4096
 #define TRD_MAX_QP_WR		1024
@@ -33,11 +42,12 @@
 #define TRD_MAX_MR		65536
 #define TRD_MAX_PD		65536
 #define TRD_MAX_MSG		(1u << 31)
-#define TRD_WINDOW		128	/* packets in flight per QP */
+#define TRD_WINDOW		128	/* packets in flight per QP: the flow's K */
 #define TRD_ACKREQ_EVERY	32	/* AckReq at least every N packets */
 #define TRD_RNR_DELAY_US	1000
 #define TRD_MIN_RTO_MS		10
 #define TRD_DEF_RTO_MS		500	/* QP timeout 0 ("infinite") */
+#define TRD_TXQ			512	/* descriptors queued for the requester */
 
 enum trd_counter {
 	TRD_CNT_TX_PKTS,
@@ -53,6 +63,9 @@ enum trd_counter {
 	TRD_CNT_BAD_PKT,
 	TRD_CNT_ACKS_SENT,
 	TRD_CNT_ACKS_RCVD,
+	TRD_CNT_FLOWS,			/* Tonic flows attached (one per RC QP at RTS) */
+	TRD_CNT_FLOW_DESCS,		/* descriptors the flows gave */
+	TRD_CNT_FLOW_DESC_DROPS,	/* ... dropped: the QP's queue was full */
 	TRD_CNT_MAX
 };
 
@@ -107,7 +120,7 @@ struct trd_swqe {
 	u32 length;
 	int num_sge;
 	struct ib_sge sge[TRD_MAX_SGE];
-	u32 first_psn, npkts;		/* once the requester reached it */
+	u32 first_psn, npkts;		/* given at post_send */
 };
 
 struct trd_rwqe {
@@ -121,11 +134,14 @@ struct trd_rwqe {
 struct trd_sq {
 	struct trd_swqe *wqe;
 	u32 size;
-	u32 prod;		/* posted */
+	u32 prod;		/* posted (each has its PSNs) */
 	u32 cons;		/* completed (acknowledged) */
-	u32 assigned;		/* WQEs that have PSNs */
-	u32 cur;		/* WQE the requester sends from */
-	u32 cur_pkt;		/* packet index in it */
+	u32 cur;		/* WQE the requester last sent from (a hint) */
+};
+
+/* A segment the flow said to send (flow.c -> req.c). */
+struct trd_txd {
+	u32 seg, flags;
 };
 
 struct trd_rq {
@@ -159,16 +175,32 @@ struct trd_qp {
 	struct trd_sq sq;
 	struct trd_rq rq;
 
-	/* Requester (req.c) and completer (comp.c): go-back-N. */
+	/*
+	 * Requester (req.c) and completer (comp.c); the Tonic flow (flow.c)
+	 * decides what is sent when.  Segment i of the flow is PSN isn + i.
+	 */
+	u32 isn;			/* the initial send PSN (segment 0) */
 	u32 snd_una;			/* oldest unacknowledged PSN */
-	u32 snd_nxt;			/* next PSN to send */
-	u32 snd_max;			/* next never-sent PSN */
+	u32 una_seg;			/* ... as a segment index */
+	u32 snd_max;			/* next PSN to give a WQE: the flow's tail */
+	u32 seg_tail;			/* ... as a segment index */
+	u32 pushed;			/* tail announced to the flow */
 	u32 noack_pkts;
-	u8 retries, rnr_retries;
-	bool rnr_wait;
+	u8 rnr_retries;
+	u32 rnr_psn;			/* RNR NAK: resend from here after the wait */
 	bool sending, send_again;
-	struct timer_list rto_timer;
+	struct timer_list rnr_timer;
 	struct work_struct req_work;
+
+	/* The flow (flow.c): set and cleared in process context. */
+	struct tonic_dev *tdev;
+	u32 flow;
+	bool flow_on;			/* under lock; device calls under RCU */
+	spinlock_t txq_lock;		/* innermost: the fields below */
+	struct trd_txd *txq;		/* ring of TRD_TXQ */
+	u32 txq_head, txq_tail;
+	u32 flow_acked;			/* last TONIC_NOTE_ACKED (segments) */
+	bool flow_failed;		/* TONIC_NOTE_FAILED */
 
 	/* Responder (resp.c). */
 	u32 epsn;			/* expected PSN */
@@ -265,13 +297,22 @@ void trd_qp_error(struct trd_qp *qp);
 /* req.c */
 void trd_req_kick(struct trd_qp *qp);
 void trd_req_work(struct work_struct *w);
-void trd_req_rewind(struct trd_qp *qp, u32 psn);
 
 /* comp.c */
 void trd_send_wc(struct trd_qp *qp, const struct trd_swqe *wqe, enum ib_wc_status st);
 void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
-void trd_rto_timer(struct timer_list *t);
-void trd_rto_arm(struct trd_qp *qp);
+void trd_comp_flow(struct trd_qp *qp, u32 acked, bool failed);
+void trd_rnr_timer(struct timer_list *t);
+
+/* flow.c */
+extern char *trd_flow_program;
+int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout);
+void trd_flow_detach(struct trd_qp *qp);
+bool trd_flow_pop(struct trd_qp *qp, struct trd_txd *d);
+void trd_flow_take_notes(struct trd_qp *qp, u32 *acked, bool *failed);
+void trd_flow_push(struct trd_qp *qp);
+void trd_flow_in(struct trd_qp *qp, u32 type, u32 psn);
+u32 trd_psn_to_seg(const struct trd_qp *qp, u32 psn);
 
 /* resp.c */
 void trd_recv_wc(struct trd_qp *qp, const struct trd_rwqe *rwqe, enum ib_wc_status st,

@@ -40,7 +40,7 @@ static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg, u
 	u32 i;
 
 	if (dev && dev != avoid) {
-		err = tonic_dev_flow_attach_flags(dev, fcfg, ctx, flags, flow);
+		err = tonic_dev_flow_attach_flags(dev, fcfg, NULL, ctx, flags, flow);
 		if (!err || err == -ENOSPC || err == -EDQUOT) {
 			*devp = dev;
 			return err;
@@ -49,7 +49,7 @@ static int tonic_dev_attach(struct tonic_sk *ctx, struct tonic_flow_cfg *fcfg, u
 	for (i = 0; (d = tonic_dev_get_nth(i)); i++) {
 		if (d == dev || d == avoid)
 			continue;
-		err = tonic_dev_flow_attach_flags(d, fcfg, ctx, flags, flow);
+		err = tonic_dev_flow_attach_flags(d, fcfg, NULL, ctx, flags, flow);
 		if (!err) {
 			*devp = d;
 			return 0;
@@ -371,7 +371,7 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev)
 	err = -ENODEV;
 	/* A flow that moves keeps its place in the namespace's quota. */
 	if (same_dev) {
-		err = tonic_dev_flow_attach_flags(old, &fcfg, ctx, TONIC_DEV_FLOW_MOVE, &flow);
+		err = tonic_dev_flow_attach_flags(old, &fcfg, NULL, ctx, TONIC_DEV_FLOW_MOVE, &flow);
 		dev = old;
 	}
 	if (err)

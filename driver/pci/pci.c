@@ -168,20 +168,24 @@ static void tp_lb_desc(struct tp_lb *lb, const struct tonic_desc *d)
 	}
 }
 
-/* Under evt_lock: output to the flow's client (or the loopback test). */
+/* Under evt_lock: output to the flow's own client (or the loopback test). */
 static void tp_out_desc(struct tonic_pci *p, void *priv, const struct tonic_desc *d)
 {
+	const struct tonic_flow_client *cl = tonic_dev_flow_client(&p->dev, d->flow);
+
 	if (!priv)
 		return;
 	trace_tonic_segment_out(&p->dev, d);
 	if (priv == p->lb)
 		tp_lb_desc(p->lb, d);
-	else if (tp_client)
-		tp_client->desc(priv, d);
+	else if (cl)
+		cl->desc(priv, d);
 }
 
 static void tp_out_note(struct tonic_pci *p, void *priv, const struct tonic_note *n)
 {
+	const struct tonic_flow_client *cl = tonic_dev_flow_client(&p->dev, n->flow);
+
 	if (!priv)
 		return;
 	if (n->type == TONIC_NOTE_FAILED)
@@ -189,8 +193,8 @@ static void tp_out_note(struct tonic_pci *p, void *priv, const struct tonic_note
 	if (priv == p->lb) {
 		if (n->type == TONIC_NOTE_FAILED)
 			p->lb->failed = true;
-	} else if (tp_client) {
-		tp_client->note(priv, n);
+	} else if (cl) {
+		cl->note(priv, n);
 	}
 }
 
@@ -907,7 +911,7 @@ static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
 	p->lb = lb;
 	spin_unlock_bh(&p->evt_lock);
 	for (i = 0; i < nflows; i++) {
-		err = tonic_dev_flow_attach_flags(&p->dev, &cfg, lb, TONIC_DEV_FLOW_SELF,
+		err = tonic_dev_flow_attach_flags(&p->dev, &cfg, NULL, lb, TONIC_DEV_FLOW_SELF,
 						  &lb->flow[i]);
 		if (err)
 			break;

@@ -69,12 +69,14 @@ static enum hrtimer_restart soft_timer_fn(struct hrtimer *t)
 
 static void soft_dispatch(struct tonic_soft *s, struct tonic_out *out)
 {
-	const struct tonic_flow_client *cl = s->dev.client;
+	const struct tonic_flow_client *cl;
 	u32 i;
 	void *p;
 
+	/* Each flow's output to its own client (tonic_dev_flow_attach_flags). */
 	for (i = 0; i < out->nnote; i++) {
 		p = tonic_dev_flow_priv(&s->dev, out->note[i].flow);
+		cl = tonic_dev_flow_client(&s->dev, out->note[i].flow);
 		if (p && out->note[i].type == TONIC_NOTE_FAILED)
 			tonic_dev_flow_failed(&s->dev, out->note[i].flow, out->note[i].value);
 		if (p && cl)
@@ -82,6 +84,7 @@ static void soft_dispatch(struct tonic_soft *s, struct tonic_out *out)
 	}
 	for (i = 0; i < out->ndesc; i++) {
 		p = tonic_dev_flow_priv(&s->dev, out->desc[i].flow);
+		cl = tonic_dev_flow_client(&s->dev, out->desc[i].flow);
 		trace_tonic_segment_out(&s->dev, &out->desc[i]);
 		if (p && cl)
 			cl->desc(p, &out->desc[i]);

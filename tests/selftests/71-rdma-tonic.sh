@@ -6,8 +6,13 @@
 # 4 KiB messages, 4 packets at MTU 1024) tonic0 <-> tonic1, polled and with
 # completion events, then under 1 % loss (go-back-N); then tonic0 <-> rxe1
 # (Soft-RoCE) in both roles; the module unloads once the links are gone.
+# Each RC QP's send side is a Tonic flow of tonic.ko's default device
+# (program rc): the flow shows in "tonic flow show" with segments sent
+# during a transfer, every data packet was named by a flow (descriptor
+# counters), and no flow is left once the QPs are gone.
 # timeout: 600
 . /tests/rdma-lib.sh
+. /tests/netlink-lib.sh
 RDMA_DEV_A=tonic0
 RDMA_DEV_B=tonic1
 RDMAPP=/usr/bin/ibv_rc_pingpong
@@ -59,7 +64,46 @@ for want in "transport:.*InfiniBand" "state:.*PORT_ACTIVE" "active_mtu:.*1024" \
 	grep -q "$want" /tmp/devinfo || ksft_fail "ibv_devinfo: no '$want'"
 done
 
+# counter DEV NAME: one of DEV's rdma counters.
+counter() {
+	$RDMA statistic show link "$1/1" | tr ' ' '\n' | awk -v n="$2" '$0 == n { getline v; print v + 0; exit }'
+}
+
+# tonic_rdma.ko needs tonic.ko (the device API), and modprobe knew it.
+grep -q '^tonic_rdma ' /proc/modules || ksft_fail "tonic_rdma not loaded"
+awk '$1 == "tonic" { print "tonic.ko used by: " $4 }' /proc/modules
+awk '$1 == "tonic" { exit $4 ~ /tonic_rdma/ ? 0 : 1 }' /proc/modules ||
+	ksft_fail "tonic_rdma does not depend on tonic"
+
 pp pp-poll tonic1 $G1 tonic0 $G0 -n 200 || ksft_fail "ibv_rc_pingpong tonic0 <-> tonic1"
+# The transfer's packets were the flows' decisions; the flows are gone with the QPs.
+for d in tonic0 tonic1; do
+	tx=$(counter $d tx_packets) descs=$(counter $d tonic_flow_descs) fl=$(counter $d tonic_flows)
+	echo "$d: tx_packets $tx tonic_flow_descs $descs tonic_flows $fl"
+	[ "$descs" -ge 200 ] || ksft_fail "$d: the QP's flow gave $descs descriptors"
+	[ "$fl" = 0 ] || ksft_fail "$d: $fl flows left after the QPs were destroyed"
+done
+# A flow per QP while a transfer runs: program, segments sent and acked.
+( pp pp-flow tonic1 $G1 tonic0 $G0 -n 1000 > /tmp/pp-flow.res 2>&1; echo "rc $?" >> /tmp/pp-flow.res ) &
+seen=0 i=0
+while [ $i -lt $((300 * TONIC_TIMEOUT_SCALE)) ] && ! grep -q '^rc ' /tmp/pp-flow.res 2>/dev/null; do
+	OUT=$($TONIC -j flow show prog rc 2>/dev/null) || OUT='[]'
+	n=$(jget '#' 2>/dev/null || echo 0)
+	if [ "${n:-0}" -ge 2 ] && [ "$(jget '[0].segs_sent')" -gt 0 ] &&
+	   [ "$(jget '[1].segs_sent')" -gt 0 ]; then
+		seen=1
+		$TONIC flow show prog rc
+		break
+	fi
+	i=$((i + 1))
+	sleep 0.1
+done
+wait
+cat /tmp/pp-flow.res
+grep -q '^rc 0' /tmp/pp-flow.res || ksft_fail "ibv_rc_pingpong (flow shown)"
+[ $seen = 1 ] || ksft_fail "no two rc flows with segments sent during the transfer"
+jrun flow show prog rc
+assert_eq "rc flows after the QPs are gone" "$(jget '#')" 0
 pp pp-events tonic1 $G1 tonic0 $G0 -n 100 -e || ksft_fail "ibv_rc_pingpong -e"
 pp pp-small tonic1 $G1 tonic0 $G0 -n 100 -s 1 || ksft_fail "ibv_rc_pingpong -s 1"
 pp pp-large tonic1 $G1 tonic0 $G0 -n 20 -s 65536 || ksft_fail "ibv_rc_pingpong -s 65536"
@@ -82,6 +126,9 @@ echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
 r=$($RDMA statistic show link tonic0/1 | tr ' ' '\n' | awk '/^(timeouts|nak_seq_rcvd)$/ { getline v; s += v } END { print s + 0 }')
 [ "$r" -gt 0 ] || ksft_fail "no retransmission was counted at 1 % loss"
+# ... and the flows resent (go-back-N is the program's decision now).
+r=$(($(counter tonic0 retrans_packets) + $(counter tonic1 retrans_packets)))
+[ "$r" -gt 0 ] || ksft_fail "no flow retransmission (TONIC_DESC_RTX) at 1 % loss"
 
 # Against Soft-RoCE: rxe1 on vethB instead of tonic1.
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
@@ -97,6 +144,7 @@ wbw wbw-rxe-tonic tonic0 $G0 rxe1 $GR || ksft_fail "ib_write_bw rxe1 -> tonic0"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 
+[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
 $RDMA link del rxe1
 $RDMA link del tonic0 || ksft_fail "rdma link del tonic0"
 $MODPROBE -r tonic_rdma || ksft_fail "tonic_rdma does not unload"

@@ -19,6 +19,7 @@ extern const struct tonic_prog_ops tonic_prog_irn;
 extern const struct tonic_prog_ops tonic_prog_ibcc;
 extern const struct tonic_prog_ops tonic_prog_cubic;
 extern const struct tonic_prog_ops tonic_prog_dctcp;
+extern const struct tonic_prog_ops tonic_prog_rc;
 
 /* Loss is inferred once this many segments were acked above a hole (RFC 5681/6675). */
 #define TONIC_DUPTHRESH		3

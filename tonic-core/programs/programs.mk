@@ -10,4 +10,5 @@ TONIC_PROG_SRCS := \
 	programs/ibcc.c \
 	programs/cubic.c \
 	programs/dctcp.c \
+	programs/rc.c \
 	programs/registry.c

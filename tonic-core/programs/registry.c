@@ -13,6 +13,7 @@ static const struct tonic_prog_ops *const tonic_progs[] = {
 	&tonic_prog_ibcc,
 	&tonic_prog_cubic,
 	&tonic_prog_dctcp,
+	&tonic_prog_rc,
 };
 
 const struct tonic_prog_ops *tonic_prog_find(const char *name)

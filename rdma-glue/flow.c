@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Tonic flow of an RC queue pair: attached when the QP enters RTS,
+ * detached when it is reset or destroyed.  Segment i of the flow is the
+ * request packet with PSN isn + i (isn: the QP's initial send PSN), C is
+ * the path MTU.  post_send gives each WQE its PSNs and the requester
+ * announces them (push); the flow says which segment to send, new or
+ * again (desc), and when everything before a segment is acknowledged
+ * (note ACKED), or that it gave up (note FAILED); the completer hands it
+ * the ACKs (TONIC_PKT_ACK) and NAK sequence errors (TONIC_PKT_NACK).
+ *
+ * desc() and note() run under the Tonic device's lock: they queue and
+ * schedule the QP's work, nothing more.
+ */
+#include <linux/moduleparam.h>
+#include "tonic_rdma.h"
+
+/*
+ * A program with IB RC reliability: go-back-N on NACK and timeout, no
+ * selective acks (rc; dcqcn and ibcc add rate control on CNPs).
+ */
+char *trd_flow_program = "rc";
+module_param_named(program, trd_flow_program, charp, 0644);
+MODULE_PARM_DESC(program, "Tonic program of new RC QPs' flows: rc (default), dcqcn, ibcc");
+
+static void trd_flow_desc(void *priv, const struct tonic_desc *d)
+{
+	struct trd_qp *qp = priv;
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&qp->txq_lock, flags);
+	ok = qp->txq_tail - qp->txq_head < TRD_TXQ;
+	if (ok) {
+		qp->txq[qp->txq_tail % TRD_TXQ] = (struct trd_txd){ d->seg, d->flags };
+		qp->txq_tail++;
+	}
+	spin_unlock_irqrestore(&qp->txq_lock, flags);
+	/* A dropped one is lost as on the wire: the flow's timeout resends it. */
+	trd_count(qp->dev, ok ? TRD_CNT_FLOW_DESCS : TRD_CNT_FLOW_DESC_DROPS, 1);
+	queue_work(system_wq, &qp->req_work);
+}
+
+static void trd_flow_note(void *priv, const struct tonic_note *n)
+{
+	struct trd_qp *qp = priv;
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->txq_lock, flags);
+	if (n->type == TONIC_NOTE_ACKED && tonic_after(n->value, qp->flow_acked))
+		qp->flow_acked = n->value;
+	else if (n->type == TONIC_NOTE_FAILED)
+		qp->flow_failed = true;
+	spin_unlock_irqrestore(&qp->txq_lock, flags);
+	queue_work(system_wq, &qp->req_work);
+}
+
+static const struct tonic_flow_client trd_flow_client = {
+	.desc = trd_flow_desc,
+	.note = trd_flow_note,
+};
+
+bool trd_flow_pop(struct trd_qp *qp, struct trd_txd *d)
+{
+	unsigned long flags;
+	bool ok;
+
+	spin_lock_irqsave(&qp->txq_lock, flags);
+	ok = qp->txq_head != qp->txq_tail;
+	if (ok)
+		*d = qp->txq[qp->txq_head++ % TRD_TXQ];
+	spin_unlock_irqrestore(&qp->txq_lock, flags);
+	return ok;
+}
+
+void trd_flow_take_notes(struct trd_qp *qp, u32 *acked, bool *failed)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&qp->txq_lock, flags);
+	*acked = qp->flow_acked;
+	*failed = qp->flow_failed;
+	spin_unlock_irqrestore(&qp->txq_lock, flags);
+}
+
+/* The segment index of @psn, near the oldest unacknowledged one. */
+u32 trd_psn_to_seg(const struct trd_qp *qp, u32 psn)
+{
+	return qp->una_seg + (u32)(trd_psn_cmp(psn, qp->snd_una) >> 8);
+}
+
+/* Process context, no QP lock: the QP is entering RTS. */
+int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
+{
+	struct tonic_dev *tdev = tonic_dev_default();
+	struct tonic_flow_cfg cfg = {};
+	unsigned long flags;
+	u64 rto_ns;
+	u32 flow;
+	int err;
+
+	if (!tdev)
+		return -ENODEV;
+	cfg.prog = tonic_dev_prog_find(trd_flow_program);
+	if (!cfg.prog)
+		return -ENOENT;
+	cfg.seg_size = qp->mtu;
+	cfg.wnd_segs = TRD_WINDOW;
+	cfg.init_cwnd = TRD_WINDOW;
+	cfg.ack_notify = 1;
+	/* The QP's local ACK timeout, 4.096 us * 2^timeout, at least 10 ms. */
+	rto_ns = timeout ? max_t(u64, 4096ull << min_t(u8, timeout, 31),
+				 TRD_MIN_RTO_MS * NSEC_PER_MSEC) :
+			   TRD_DEF_RTO_MS * NSEC_PER_MSEC;
+	cfg.rto_cycles = min_t(u64, div_u64(rto_ns * 1000, tdev->cycle_ps), U32_MAX);
+
+	spin_lock_irqsave(&qp->txq_lock, flags);
+	qp->txq_head = qp->txq_tail = 0;
+	qp->flow_acked = 0;
+	qp->flow_failed = false;
+	spin_unlock_irqrestore(&qp->txq_lock, flags);
+	err = tonic_dev_flow_attach_flags(tdev, &cfg, &trd_flow_client, qp, 0, &flow);
+	if (err)
+		return err;
+	spin_lock_irqsave(&qp->lock, flags);
+	qp->tdev = tdev;
+	qp->flow = flow;
+	qp->isn = isn;
+	qp->snd_una = qp->snd_max = isn;
+	qp->una_seg = qp->seg_tail = qp->pushed = 0;
+	qp->flow_on = true;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	trd_count(qp->dev, TRD_CNT_FLOWS, 1);
+	return 0;
+}
+
+/*
+ * Process context, no QP lock.  After it, the device calls nothing of the
+ * QP's and the QP calls nothing of the device's for this flow.
+ */
+void trd_flow_detach(struct trd_qp *qp)
+{
+	struct tonic_flow_stats st;
+	unsigned long flags;
+	bool on;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	on = qp->flow_on;
+	qp->flow_on = false;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (!on)
+		return;
+	synchronize_rcu();		/* device calls in flight are done */
+	del_timer_sync(&qp->rnr_timer);
+	cancel_work_sync(&qp->req_work);
+	if (!tonic_dev_flow_stats(qp->tdev, qp->flow, &st))
+		trd_count(qp->dev, TRD_CNT_TIMEOUTS, st.timeouts);
+	tonic_dev_flow_detach(qp->tdev, qp->flow);
+	cancel_work_sync(&qp->req_work);
+	trd_count(qp->dev, TRD_CNT_FLOWS, -1);
+}
+
+/* Announce the segments of new WQEs; any context but hard IRQ, no QP lock. */
+void trd_flow_push(struct trd_qp *qp)
+{
+	unsigned long flags;
+	u32 tail, mtu;
+	int err = 0;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&qp->lock, flags);
+	tail = qp->seg_tail;
+	mtu = qp->mtu;
+	if (!qp->flow_on || tail == qp->pushed || qp->state != IB_QPS_RTS) {
+		spin_unlock_irqrestore(&qp->lock, flags);
+		goto out;
+	}
+	spin_unlock_irqrestore(&qp->lock, flags);
+	/*
+	 * Every segment is announced as a full one: the packet builder knows
+	 * the real lengths, and a short last packet must not hold the next
+	 * message back (a sub-segment blocks pushes until it is acked).
+	 */
+	err = tonic_dev_push(qp->tdev, qp->flow, tail, mtu);
+	spin_lock_irqsave(&qp->lock, flags);
+	if (!err && tonic_after(tail, qp->pushed))
+		qp->pushed = tail;
+	spin_unlock_irqrestore(&qp->lock, flags);
+out:
+	rcu_read_unlock();
+	if (err && err != -EINVAL)
+		pr_debug("tonic_rdma: QP %u: push: %d\n", qp->ib.qp_num, err);
+}
+
+/*
+ * An ACK (TONIC_PKT_ACK: every PSN before @psn arrived) or a NAK sequence
+ * error (TONIC_PKT_NACK: @psn is the one expected) for the flow; softirq
+ * or timer context, no QP lock.
+ */
+void trd_flow_in(struct trd_qp *qp, u32 type, u32 psn)
+{
+	struct tonic_pkt pkt = { .type = type };
+	struct tonic_dev *tdev;
+	unsigned long flags;
+	u32 flow;
+	bool on;
+
+	rcu_read_lock();
+	spin_lock_irqsave(&qp->lock, flags);
+	on = qp->flow_on;
+	tdev = qp->tdev;
+	flow = qp->flow;
+	pkt.cum_ack = trd_psn_to_seg(qp, psn);
+	pkt.nack = pkt.cum_ack;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (on)
+		tonic_dev_incoming(tdev, flow, &pkt);
+	rcu_read_unlock();
+}
