@@ -58,15 +58,22 @@ int cmd_dev(int argc, char **argv)
 	const char *name = NULL;
 	int err;
 
-	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list"))) {
-		argc--;
-		argv++;
-	} else if (argc > 0 && strcmp(argv[0], "help")) {
-		usage_error("dev: unknown command \"%s\" (try: tonic dev show)", argv[0]);
-	}
-	if (argc > 0 && !strcmp(argv[0], "help")) {
-		printf("Usage: tonic dev show [[dev] NAME]\n");
-		return 0;
+	static const struct word cmds[] = {
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { NULL, 0 }
+	};
+
+	if (argc > 0) {
+		switch (match_word("dev: command", argv[0], cmds)) {
+		case 0:
+			argc--;
+			argv++;
+			break;
+		case 1:
+			printf("Usage: tonic dev show [[dev] NAME]\n");
+			return 0;
+		default:
+			usage_error("dev: unknown command \"%s\" (try: tonic dev show)", argv[0]);
+		}
 	}
 	if (argc > 0 && !strcmp(argv[0], "dev")) {
 		argc--;

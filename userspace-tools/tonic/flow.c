@@ -141,34 +141,54 @@ int cmd_flow(int argc, char **argv)
 	struct flow_filter f = { 0 };
 	int err;
 
-	if (argc > 0 && !strcmp(argv[0], "help")) {
-		printf("Usage: tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n");
-		return 0;
-	}
-	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list"))) {
-		argc--;
-		argv++;
-	} else if (argc > 0) {
-		usage_error("flow: unknown command \"%s\" (try: tonic flow show)", argv[0]);
+	static const struct word cmds[] = {
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { NULL, 0 }
+	};
+	enum { F_DEV, F_PROG, F_ID, F_NETNS };
+	static const struct word filters[] = {
+		{ "dev", F_DEV }, { "prog", F_PROG }, { "program", F_PROG }, { "id", F_ID },
+		{ "netns", F_NETNS }, { NULL, 0 }
+	};
+
+	if (argc > 0) {
+		switch (match_word("flow: command", argv[0], cmds)) {
+		case 0:
+			argc--;
+			argv++;
+			break;
+		case 1:
+			printf("Usage: tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n");
+			return 0;
+		default:
+			usage_error("flow: unknown command \"%s\" (try: tonic flow show)", argv[0]);
+		}
 	}
 	while (argc > 0) {
+		int key = match_word("flow show: filter", argv[0], filters);
+
+		if (key < 0)
+			usage_error("flow show: unknown filter \"%s\" (dev, id, prog, netns)", argv[0]);
 		if (argc < 2)
 			usage_error("flow show: \"%s\" needs a value", argv[0]);
-		if (!strcmp(argv[0], "dev"))
+		switch (key) {
+		case F_DEV:
 			f.dev = argv[1];
-		else if (!strcmp(argv[0], "prog") || !strcmp(argv[0], "program"))
+			break;
+		case F_PROG:
 			f.prog = argv[1];
-		else if (!strcmp(argv[0], "id")) {
+			break;
+		case F_ID:
 			if (parse_u32("flow id", argv[1], UINT32_MAX, &f.id))
 				return EXIT_USAGE;
 			f.have_id = true;
-		} else if (!strcmp(argv[0], "netns")) {
+			break;
+		case F_NETNS:
 			if (strcmp(argv[1], "all"))
 				usage_error("flow show: \"netns\" takes \"all\" (every namespace; "
-					    "run under ip netns exec for another one)");
+					    "run under ip netns exec, or tonic -n, for another one)");
 			f.all_netns = true;
-		} else
-			usage_error("flow show: unknown filter \"%s\" (dev, id, prog, netns)", argv[0]);
+			break;
+		}
 		argc -= 2;
 		argv += 2;
 	}

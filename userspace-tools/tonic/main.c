@@ -62,12 +62,57 @@ bad:
 	return -1;
 }
 
-static bool matches(const char *arg, const char *word)
+/*
+ * Unique-prefix matching, as iproute2's matches() but strict: ARG selects
+ * the entry of WORDS (NULL-terminated, aliases share an id) it equals, else
+ * the one it is a prefix of; a prefix of names with different ids is an
+ * error that lists them.  Returns the id, or -1 when nothing matches.
+ */
+int match_word(const char *what, const char *arg, const struct word *words)
 {
-	size_t n = strlen(arg);
+	const struct word *w;
+	char list[256] = "";
+	int id = -1, n = 0;
+	size_t len = strlen(arg);
 
-	return n && n <= strlen(word) && !strncmp(arg, word, n);
+	if (!len)
+		return -1;
+	for (w = words; w->name; w++)
+		if (!strcmp(arg, w->name))
+			return w->id;
+	for (w = words; w->name; w++) {
+		const struct word *v;
+
+		if (strncmp(arg, w->name, len))
+			continue;
+		for (v = words; v < w; v++)	/* an alias of an earlier match */
+			if (v->id == w->id && !strncmp(arg, v->name, len))
+				break;
+		if (v < w)
+			continue;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+			 n ? ", " : "", w->name);
+		id = w->id;
+		n++;
+	}
+	if (n > 1)
+		usage_error("%s \"%s\" is ambiguous: %s", what, arg, list);
+	return id;
 }
+
+enum { O_DEV, O_FLOW, O_STATS, O_SET, O_DEFAULTS, O_SOCK, O_MONITOR, O_HELP };
+
+static const struct word objects[] = {
+	{ "dev", O_DEV }, { "device", O_DEV }, { "flow", O_FLOW },
+	{ "stats", O_STATS }, { "statistics", O_STATS }, { "set", O_SET },
+	{ "defaults", O_DEFAULTS }, { "sock", O_SOCK }, { "socket", O_SOCK },
+	{ "monitor", O_MONITOR }, { "help", O_HELP }, { NULL, 0 }
+};
+
+static int (*const object_fn[])(int, char **) = {
+	[O_DEV] = cmd_dev, [O_FLOW] = cmd_flow, [O_STATS] = cmd_stats, [O_SET] = cmd_set,
+	[O_DEFAULTS] = cmd_defaults, [O_SOCK] = cmd_sock, [O_MONITOR] = cmd_monitor,
+};
 
 int main(int argc, char **argv)
 {
@@ -98,25 +143,15 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	obj = argv[1];
-	if (!strcmp(obj, "help")) {
+	switch (match_word("object", obj, objects)) {
+	case -1:
+		usage_error("unknown object \"%s\"", obj);
+	case O_HELP:
 		usage(stdout);
 		return 0;
-	} else if (matches(obj, "dev") || matches(obj, "device")) {
-		fn = cmd_dev;
-	} else if (matches(obj, "flow")) {
-		fn = cmd_flow;
-	} else if (matches(obj, "stats") || matches(obj, "statistics")) {
-		fn = cmd_stats;
-	} else if (!strcmp(obj, "set")) {
-		fn = cmd_set;
-	} else if (matches(obj, "defaults")) {
-		fn = cmd_defaults;
-	} else if (matches(obj, "sock") || matches(obj, "socket")) {
-		fn = cmd_sock;
-	} else if (matches(obj, "monitor")) {
-		fn = cmd_monitor;
-	} else {
-		usage_error("unknown object \"%s\"", obj);
+	default:
+		fn = object_fn[match_word("object", obj, objects)];
+		break;
 	}
 	/* Usage errors before touching the kernel: help needs no module. */
 	if (argc > 2 && !strcmp(argv[argc - 1], "help"))

@@ -159,7 +159,9 @@ int sock_show(int argc, char **argv)
 	uint32_t port = 0;
 	int n = 0, err;
 
-	if (argc == 2 && !strcmp(argv[0], "port")) {
+	static const struct word keys[] = { { "port", 0 }, { NULL, 0 } };
+
+	if (argc == 2 && match_word("sock show: filter", argv[0], keys) == 0) {
 		if (parse_u32("port", argv[1], 65535, &port) || !port)
 			usage_error("sock show: bad port \"%s\"", argv[1]);
 	} else if (argc) {

@@ -138,15 +138,22 @@ int cmd_stats(int argc, char **argv)
 	const char *dev = NULL;
 	int err;
 
-	if (argc > 0 && !strcmp(argv[0], "help")) {
-		printf("Usage: tonic stats [show] [dev NAME]\n");
-		return 0;
+	static const struct word cmds[] = {
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { "dev", 2 }, { NULL, 0 }
+	};
+
+	if (argc > 0) {
+		switch (match_word("stats: command", argv[0], cmds)) {
+		case 0:
+			argc--;
+			argv++;
+			break;
+		case 1:
+			printf("Usage: tonic stats [show] [dev NAME]\n");
+			return 0;
+		}
 	}
-	if (argc > 0 && !strcmp(argv[0], "show")) {
-		argc--;
-		argv++;
-	}
-	if (argc == 2 && !strcmp(argv[0], "dev"))
+	if (argc == 2 && match_word("stats: filter", argv[0], cmds) == 2)
 		dev = argv[1];
 	else if (argc)
 		usage_error("stats: unexpected \"%s\" (tonic stats [dev NAME])", argv[0]);

@@ -54,6 +54,11 @@ void out_array_str(const char *v);
 void out_newline(void);	/* JSON: newline after a top-level value */
 
 /* Argument helpers (main.c). */
+struct word {
+	const char *name;
+	int id;
+};
+int match_word(const char *what, const char *arg, const struct word *words);
 int parse_u32(const char *what, const char *s, uint32_t max, uint32_t *v);
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
