@@ -51,7 +51,7 @@ void flow_print(struct nlattr **tb, const char *event)
 	if (event && json)
 		out_str("event", event);
 	else if (event)
-		printf("%s ", event);
+		out_text("%s ", event);
 	out_str("dev", tn_str(tb[TONIC_A_FLOW_DEV]));
 	out_u64(json ? "id" : "flow", tn_u32(tb[TONIC_A_FLOW_ID]));
 	out_str("owner", owner_name(owner));
@@ -72,7 +72,7 @@ void flow_print(struct nlattr **tb, const char *event)
 		addr_str(tb[fam == AF_INET ? TONIC_A_FLOW_REMOTE_IPV4 : TONIC_A_FLOW_REMOTE_IPV6],
 			 fam, r, sizeof(r));
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_str("family", fam == AF_INET ? "inet" : "inet6");
 		out_str("local", l);
 		out_u64("lport", ntohs(tn_u16(tb[TONIC_A_FLOW_LOCAL_PORT])));
@@ -85,14 +85,14 @@ void flow_print(struct nlattr **tb, const char *event)
 		uint32_t ds = tn_u32(tb[TONIC_A_FLOW_DEV_STATE]);
 
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_bool("failed", ds & 1);
 		out_u64("cwnd", tn_u32(tb[TONIC_A_FLOW_CWND]));
 		out_u64("rate_kbps", tn_u32(tb[TONIC_A_FLOW_RATE_KBPS]));
 		out_u64("credit", tn_u32(tb[TONIC_A_FLOW_CREDIT]));
 		out_u64("last_rtt_ns", tn_u64(tb[TONIC_A_FLOW_LAST_RTT_NS]));
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_u64("bytes_sent", tn_u64(tb[TONIC_A_FLOW_BYTES_SENT]));
 		out_u64("segs_sent", tn_u64(tb[TONIC_A_FLOW_SEGS_SENT]));
 		out_u64("segs_rtx", tn_u64(tb[TONIC_A_FLOW_SEGS_RTX]));
@@ -101,14 +101,14 @@ void flow_print(struct nlattr **tb, const char *event)
 		out_u64("nacks", tn_u64(tb[TONIC_A_FLOW_NACKS]));
 		out_u64("cnps", tn_u64(tb[TONIC_A_FLOW_CNPS]));
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_u64("wnd_start", tn_u32(tb[TONIC_A_FLOW_WND_START]));
 		out_u64("highest_sent", tn_u32(tb[TONIC_A_FLOW_HIGHEST_SENT]));
 		out_u64("tail", tn_u32(tb[TONIC_A_FLOW_TAIL]));
 	}
 	out_end_object();
 	if (!json)
-		printf("\n");
+		out_text("\n");
 }
 
 static int flow_build(struct nl_msg *msg, void *arg)

@@ -23,11 +23,11 @@ static int defaults_reply(struct nlattr **tb, int cmd, void *arg)
 	out_str("prog", tn_str(tb[TONIC_A_DEFAULTS_PROGRAM]));
 	out_u64("seg_size", tn_u32(tb[TONIC_A_DEFAULTS_SEG_SIZE]));
 	out_u64("sub_delay_us", tn_u32(tb[TONIC_A_DEFAULTS_SUB_DELAY_US]));
-	out_str("auto_offload", tn_u8(tb[TONIC_A_DEFAULTS_AUTO_OFFLOAD]) ? "on" : "off");
+	out_onoff("auto_offload", tn_u8(tb[TONIC_A_DEFAULTS_AUTO_OFFLOAD]));
 	out_u64("netns", tn_u32(tb[TONIC_A_DEFAULTS_NETNS_INUM]));
 	out_end_object();
 	if (!json)
-		printf("\n");
+		out_text("\n");
 	return 0;
 }
 
