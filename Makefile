@@ -106,6 +106,7 @@ CHECK_SUITES := build-check
 -include userspace-tools/tonic/tonic.mk
 include tests/ynl/ynl.mk
 include tests/layout/layout.mk
+include tests/cli/cli.mk
 include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 

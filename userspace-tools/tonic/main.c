@@ -2,10 +2,13 @@
 /*
  * tonic - show and steer Tonic transport offload (tonic(8)).
  *
- *   tonic [-j] dev show | flow show [dev N] [id N] [prog P] [netns all] | stats
+ *   tonic [-j [-p]] [-s] [-n NETNS] dev show | flow show [dev N] [id N] [prog P] [netns all] | stats
  *         | set [...] | defaults show | sock offload on|off ... | sock show | monitor
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +27,16 @@ static void usage(FILE *f)
 		"  tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT\n"
 		"  tonic sock show [port N]\n"
 		"  tonic monitor\n"
-		"OPTIONS: -j, --json     JSON output\n"
-		"         -h, --help     this help\n"
-		"         -V, --version  print the version\n"
-		"Defaults, socket, flow and statistics commands act on the current network\n"
-		"namespace (run under 'ip netns exec NAME' for another one); host-wide views\n"
-		"need CAP_NET_ADMIN in the initial one.  See tonic(8).\n");
+		"OPTIONS: -j, -json            JSON output\n"
+		"         -p, -pretty          indented JSON (with -j)\n"
+		"         -s, -stats           more statistics (accepted; see tonic(8))\n"
+		"         -n, -netns NAME      act in network namespace NAME (/var/run/netns/NAME)\n"
+		"         -h, -help            this help\n"
+		"         -V, -Version         print the version\n"
+		"Objects, commands and keywords may be abbreviated to a unique prefix\n"
+		"(tonic fl sh).  Defaults, socket, flow and statistics commands act on the\n"
+		"current network namespace (-n NAME, or 'ip netns exec NAME', for another\n"
+		"one); host-wide views need CAP_NET_ADMIN in the initial one.  See tonic(8).\n");
 }
 
 void usage_error(const char *fmt, ...)
@@ -100,6 +107,43 @@ int match_word(const char *what, const char *arg, const struct word *words)
 	return id;
 }
 
+/* ip -n NAME: enter /var/run/netns/NAME (or the file NAME names, if it has a '/'). */
+static void netns_switch(const char *name)
+{
+	char path[4096];
+	int fd;
+
+	if (strchr(name, '/'))
+		snprintf(path, sizeof(path), "%s", name);
+	else
+		snprintf(path, sizeof(path), "/var/run/netns/%s", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		fprintf(stderr, "tonic: cannot open network namespace \"%s\": %s\n", name,
+			strerror(errno));
+		exit(1);
+	}
+	if (setns(fd, CLONE_NEWNET)) {
+		fprintf(stderr, "tonic: setting the network namespace \"%s\" failed: %s\n", name,
+			strerror(errno));
+		exit(1);
+	}
+	close(fd);
+}
+
+enum { OPT_JSON, OPT_PRETTY, OPT_STATS, OPT_NETNS, OPT_HELP, OPT_VERSION };
+
+static const struct word options[] = {
+	{ "-j", OPT_JSON }, { "-json", OPT_JSON }, { "--json", OPT_JSON },
+	{ "-p", OPT_PRETTY }, { "-pretty", OPT_PRETTY }, { "--pretty", OPT_PRETTY },
+	{ "-s", OPT_STATS }, { "-stats", OPT_STATS }, { "-statistics", OPT_STATS },
+	{ "--stats", OPT_STATS },
+	{ "-n", OPT_NETNS }, { "-netns", OPT_NETNS }, { "--netns", OPT_NETNS },
+	{ "-h", OPT_HELP }, { "-help", OPT_HELP }, { "--help", OPT_HELP },
+	{ "-V", OPT_VERSION }, { "-Version", OPT_VERSION }, { "--version", OPT_VERSION },
+	{ NULL, 0 }
+};
+
 enum { O_DEV, O_FLOW, O_STATS, O_SET, O_DEFAULTS, O_SOCK, O_MONITOR, O_HELP };
 
 static const struct word objects[] = {
@@ -116,23 +160,35 @@ static int (*const object_fn[])(int, char **) = {
 
 int main(int argc, char **argv)
 {
-	const char *obj;
+	const char *obj, *netns = NULL;
 	int (*fn)(int, char **) = NULL;
 	int err;
 
 	while (argc > 1 && argv[1][0] == '-') {
-		if (!strcmp(argv[1], "-j") || !strcmp(argv[1], "-json") ||
-		    !strcmp(argv[1], "--json")) {
+		switch (match_word("option", argv[1], options)) {
+		case OPT_JSON:
 			json = true;
-		} else if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "-help") ||
-			   !strcmp(argv[1], "--help")) {
+			break;
+		case OPT_PRETTY:
+			pretty = true;
+			break;
+		case OPT_STATS:
+			show_stats++;
+			break;
+		case OPT_NETNS:
+			if (argc < 3)
+				usage_error("\"%s\" needs a network namespace name", argv[1]);
+			netns = argv[2];
+			argc--;
+			argv++;
+			break;
+		case OPT_HELP:
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "-Version") ||
-			   !strcmp(argv[1], "--version")) {
+		case OPT_VERSION:
 			printf("tonic utility, %s\n", TONIC_VERSION);
 			return 0;
-		} else {
+		default:
 			usage_error("unknown option \"%s\"", argv[1]);
 		}
 		argc--;
@@ -157,18 +213,14 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[argc - 1], "help"))
 		return fn(1, &argv[argc - 1]);
 
-	err = tn_open();
-	if (err == -ENOENT) {
-		fprintf(stderr, "tonic: the generic netlink family \"%s\" is not registered "
-			"(is the tonic module loaded? try: modprobe tonic)\n", TONIC_GENL_NAME);
-		return 1;
-	}
-	if (err) {
-		fprintf(stderr, "tonic: cannot open a generic netlink socket: %s\n",
-			strerror(-err));
-		return 1;
-	}
+	/*
+	 * Before any socket is opened (they belong to the namespace they were
+	 * made in); the generic netlink one is opened by the first request.
+	 */
+	if (netns)
+		netns_switch(netns);
 	err = fn(argc - 2, argv + 2);
+	out_flush();
 	tn_close();
 	if (err < 0) {
 		fprintf(stderr, "tonic: %s: %s", obj, strerror(-err));

@@ -19,8 +19,10 @@ extern bool json;
 extern bool pretty;	/* -p: indented JSON */
 extern int show_stats;	/* -s */
 
-/* nl.c: one request, its replies to @cb (NULL: none expected). */
-int tn_open(void);
+/*
+ * nl.c: one request, its replies to @cb (NULL: none expected).  The first
+ * request opens the socket (exit 1 if the family is not registered).
+ */
 typedef int (*tn_reply_fn)(struct nlattr **tb, int cmd, void *arg);
 typedef int (*tn_build_fn)(struct nl_msg *msg, void *arg);
 void tn_close(void);
@@ -56,6 +58,7 @@ void out_onoff(const char *key, bool v);	/* text: on/off; JSON: true/false */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* text mode only */
 void out_array_str(const char *v);
 void out_newline(void);	/* JSON: newline after a top-level value */
+void out_flush(void);
 
 /* Argument helpers (main.c). */
 struct word {
