@@ -30,7 +30,7 @@ static void usage(FILE *f)
 		"OPTIONS: -j, -json            JSON output\n"
 		"         -p, -pretty          indented JSON (with -j)\n"
 		"         -s, -stats           more statistics (accepted; see tonic(8))\n"
-		"         -n, -netns NAME      act in network namespace NAME (/var/run/netns/NAME)\n"
+		"         -n, -netns NAME      act in network namespace NAME (ip netns add NAME)\n"
 		"         -h, -help            this help\n"
 		"         -V, -Version         print the version\n"
 		"Objects, commands and keywords may be abbreviated to a unique prefix\n"
@@ -107,20 +107,30 @@ int match_word(const char *what, const char *arg, const struct word *words)
 	return id;
 }
 
-/* ip -n NAME: enter /var/run/netns/NAME (or the file NAME names, if it has a '/'). */
+/*
+ * ip -n NAME: enter the namespace "ip netns add NAME" made, /run/netns/NAME
+ * (iproute2's NETNS_RUN_DIR; /var/run/netns/NAME where that is not the
+ * same), or the file NAME names if it has a '/'.
+ */
 static void netns_switch(const char *name)
 {
+	static const char *const dirs[] = { "/run/netns", "/var/run/netns" };
 	char path[4096];
-	int fd;
+	unsigned int i;
+	int fd = -1, err = ENOENT;
 
-	if (strchr(name, '/'))
-		snprintf(path, sizeof(path), "%s", name);
-	else
-		snprintf(path, sizeof(path), "/var/run/netns/%s", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (i = 0; i < 2 && fd < 0; i++) {
+		if (strchr(name, '/'))
+			snprintf(path, sizeof(path), "%s", name);
+		else
+			snprintf(path, sizeof(path), "%s/%s", dirs[i], name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 && (errno != ENOENT || i == 0))
+			err = errno;
+	}
 	if (fd < 0) {
 		fprintf(stderr, "tonic: cannot open network namespace \"%s\": %s\n", name,
-			strerror(errno));
+			strerror(err));
 		exit(1);
 	}
 	if (setns(fd, CLONE_NEWNET)) {
@@ -151,6 +161,11 @@ static const struct word objects[] = {
 	{ "stats", O_STATS }, { "statistics", O_STATS }, { "set", O_SET },
 	{ "defaults", O_DEFAULTS }, { "sock", O_SOCK }, { "socket", O_SOCK },
 	{ "monitor", O_MONITOR }, { "help", O_HELP }, { NULL, 0 }
+};
+
+static const char *const object_name[] = {
+	[O_DEV] = "dev", [O_FLOW] = "flow", [O_STATS] = "stats", [O_SET] = "set",
+	[O_DEFAULTS] = "defaults", [O_SOCK] = "sock", [O_MONITOR] = "monitor",
 };
 
 static int (*const object_fn[])(int, char **) = {
@@ -207,6 +222,7 @@ int main(int argc, char **argv)
 		return 0;
 	default:
 		fn = object_fn[match_word("object", obj, objects)];
+		obj = object_name[match_word("object", obj, objects)];	/* for messages */
 		break;
 	}
 	/* Usage errors before touching the kernel: help needs no module. */

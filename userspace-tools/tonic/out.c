@@ -63,10 +63,11 @@ void out_text(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void indent(void)
+/* -p: a new line, indented for level @d. */
+static void indent(int d)
 {
 	if (pretty)
-		printf("\n%*s", 4 * depth, "");
+		printf("\n%*s", 4 * d, "");
 }
 
 static void sep(void)
@@ -74,7 +75,8 @@ static void sep(void)
 	if (!first[depth])
 		putchar(',');
 	first[depth] = false;
-	indent();
+	if (depth)
+		indent(depth);
 }
 
 /* The length of the UTF-8 sequence at @s (1..4), 0 if it is not one. */
@@ -151,7 +153,7 @@ static void close_(char c)
 
 	depth--;
 	if (!empty)
-		indent();
+		indent(depth);
 	putchar(c);
 }
 
