@@ -103,5 +103,37 @@ else
 	same "tonic m = tonic monitor" m -- monitor
 fi
 
+# The output writer (tests/cli/out_test.c): UTF-8 intact, RFC 8259
+# escapes, a byte that is not UTF-8 as U+FFFD, booleans, -p, no trailing blanks.
+OT=${OT:-$B/user/out_test}
+want_json='[{"name":"café € 🐟","esc":"q\"b\\n\nt\t\u0001\u007f bad\ufffd\ufffd(","n":42,"yes":true,"no":false,"auto":false,"programs":["reno","sack"],"empty":[]}]'
+got=$("$OT" json)
+[ "$got" = "$want_json" ] && ok "JSON: UTF-8 intact, escapes, booleans" ||
+	nok "JSON: UTF-8 intact, escapes, booleans" "got:  $got
+want: $want_json"
+want_pretty='[
+    {
+        "name": "café € 🐟",
+        "esc": "q\"b\\n\nt\t\u0001\u007f bad\ufffd\ufffd(",
+        "n": 42,
+        "yes": true,
+        "no": false,
+        "auto": false,
+        "programs": [
+            "reno",
+            "sack"
+        ],
+        "empty": []
+    }
+]'
+got=$("$OT" pretty)
+[ "$got" = "$want_pretty" ] && ok "-p: indented JSON" || nok "-p: indented JSON" "$got"
+got=$("$OT" text)
+printf '%s\n' "$got" | grep -q ' $' && nok "text: no trailing blanks" "$(printf '%s\n' "$got" | cat -A)" ||
+	ok "text: no trailing blanks"
+case "$got" in "dev0: name café € 🐟 esc"*"yes auto off
+    programs reno sack") ok "text: the pairs, on/off, flags" ;;
+*) nok "text: the pairs, on/off, flags" "$got" ;; esac
+
 echo "1..$n" >> "$OUT"
 ! grep -q '^not ok' "$OUT"
