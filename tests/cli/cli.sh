@@ -135,5 +135,24 @@ case "$got" in "dev0: name café € 🐟 esc"*"yes auto off
     programs reno sack") ok "text: the pairs, on/off, flags" ;;
 *) nok "text: the pairs, on/off, flags" "$got" ;; esac
 
+# Bash completion (userspace-tools/tonic/tonic.bash-completion), without
+# bash-completion's helpers or the module.
+comp() {
+	bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _tonic
+		 echo "${COMPREPLY[*]}"' sh "$TOP/userspace-tools/tonic/tonic.bash-completion" "$@" 2>&1
+}
+compcheck() {	# NAME WANT WORDS...
+	name=$1 want=$2; shift 2
+	got=$(comp "$@")
+	[ "$got" = "$want" ] && ok "completion: $name" || nok "completion: $name" "got \"$got\", want \"$want\""
+}
+compcheck "objects" "dev flow stats set defaults sock monitor help" tonic ""
+compcheck "object prefix" "flow" tonic fl
+compcheck "options" "-p -pretty" tonic -p
+compcheck "after -n NETNS and -j" "show dev help" tonic -n x -j st ""
+compcheck "flow show filters" "dev id prog netns" tonic fl sh ""
+compcheck "set auto" "on off" tonic set auto ""
+compcheck "sock offload on|off" "on off" tonic so o ""
+
 echo "1..$n" >> "$OUT"
 ! grep -q '^not ok' "$OUT"
