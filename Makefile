@@ -106,6 +106,7 @@ CHECK_SUITES := build-check
 -include userspace-tools/tonic/tonic.mk
 include tests/ynl/ynl.mk
 include tests/layout/layout.mk
+include tests/cli/cli.mk
 include tests/selftests/selftests.mk
 include tests/qemu/qemu.mk
 
@@ -126,8 +127,9 @@ qemu-shell: modules user guest-progs
 	@tests/qemu/run.sh --shell
 
 # Install: the module under /lib/modules/KVER/$(INSTALL_MOD_DIR) (the
-# kernel looks nowhere else, whatever PREFIX says), tonic(8) and its man
-# page, the UAPI header and the YNL spec under PREFIX; all under DESTDIR.
+# kernel looks nowhere else, whatever PREFIX says), tonic(8), its man
+# page and bash completion, the UAPI header and the YNL spec under PREFIX;
+# all under DESTDIR.
 # depmod runs only for a real install (no DESTDIR): a package's postinst
 # runs it.  tests/kmod's modules are never installed.
 PREFIX ?= /usr/local
@@ -139,7 +141,7 @@ INSTALL_MOD_DIR ?= extra
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 INSTALL_FILES := $(SBINDIR)/tonic $(MANDIR)/man8/tonic.8 $(INCLUDEDIR)/linux/tonic.h \
 	$(INCLUDEDIR)/linux/tonic_nl.h \
-	$(DATADIR)/ynl/specs/tonic.yaml
+	$(DATADIR)/ynl/specs/tonic.yaml $(DATADIR)/bash-completion/completions/tonic
 
 # The check suite: install/uninstall into a temporary DESTDIR, versions, linking.
 .PHONY: install uninstall install-check
@@ -152,6 +154,8 @@ install: modules $(B)/user/tonic
 	install -D -m 0644 rdma-glue/tonic_rdma.ko $(MODDIR)/tonic_rdma.ko
 	install -D -m 0755 $(B)/user/tonic $(DESTDIR)$(SBINDIR)/tonic
 	install -D -m 0644 userspace-tools/tonic/tonic.8 $(DESTDIR)$(MANDIR)/man8/tonic.8
+	install -D -m 0644 userspace-tools/tonic/tonic.bash-completion \
+		$(DESTDIR)$(DATADIR)/bash-completion/completions/tonic
 	install -D -m 0644 include/uapi/linux/tonic.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic.h
 	install -D -m 0644 include/uapi/linux/tonic_nl.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic_nl.h
 	install -D -m 0644 Documentation/netlink/specs/tonic.yaml \
@@ -162,6 +166,8 @@ uninstall:
 	@test -n "$(KVER)" || { echo "no kernel headers: cannot tell KVER (pass KVER=...)"; exit 1; }
 	rm -f $(MODDIR)/tonic.ko $(MODDIR)/tonic_rdma.ko $(addprefix $(DESTDIR),$(INSTALL_FILES))
 	-rmdir $(DESTDIR)$(DATADIR)/ynl/specs $(DESTDIR)$(DATADIR)/ynl 2>/dev/null
+	-rmdir $(DESTDIR)$(DATADIR)/bash-completion/completions \
+		$(DESTDIR)$(DATADIR)/bash-completion 2>/dev/null
 	$(if $(DESTDIR),,depmod -a $(KVER))
 
 clean:

@@ -58,15 +58,16 @@ for prefix in /usr /usr/local; do
 	check "make install $args" make -s --no-print-directory install $args
 	want=$(printf '%s\n' "/lib/modules/$KVER/extra/tonic.ko" "/lib/modules/$KVER/extra/tonic_rdma.ko" "$prefix/sbin/tonic" \
 		"$prefix/share/man/man8/tonic.8" "$prefix/include/linux/tonic.h" "$prefix/include/linux/tonic_nl.h" \
-		"$prefix/share/ynl/specs/tonic.yaml" | sort)
+		"$prefix/share/ynl/specs/tonic.yaml" "$prefix/share/bash-completion/completions/tonic" | sort)
 	check "PREFIX=$prefix: exactly the expected files under DESTDIR" same_list "$(files "$D")" "$want"
 	check "PREFIX=$prefix: nothing written outside DESTDIR" outside
 	check "PREFIX=$prefix: the installed module is version $V" \
 		sh -c "[ \"\$(modinfo -F version '$D/lib/modules/$KVER/extra/tonic.ko')\" = '$V' ]"
 	check "PREFIX=$prefix: the installed CLI prints 'tonic utility, $V'" \
 		sh -c "[ \"\$('$D$prefix/sbin/tonic' -V)\" = 'tonic utility, $V' ]"
-	check "PREFIX=$prefix: man page, header and YNL spec are the sources" sh -c \
+	check "PREFIX=$prefix: man page, completion, header and YNL spec are the sources" sh -c \
 		"cmp userspace-tools/tonic/tonic.8 '$D$prefix/share/man/man8/tonic.8' &&
+		 cmp userspace-tools/tonic/tonic.bash-completion '$D$prefix/share/bash-completion/completions/tonic' &&
 		 cmp include/uapi/linux/tonic.h '$D$prefix/include/linux/tonic.h' &&
 		 cmp include/uapi/linux/tonic_nl.h '$D$prefix/include/linux/tonic_nl.h' &&
 		 cmp Documentation/netlink/specs/tonic.yaml '$D$prefix/share/ynl/specs/tonic.yaml'"

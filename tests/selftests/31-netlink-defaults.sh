@@ -14,7 +14,8 @@ check() {	# PROG SEG DELAY AUTO(on|off) [netns]
 	assert_eq "prog" "$(jget .prog)" "$1"
 	assert_eq "seg_size" "$(jget .seg_size)" "$2"
 	assert_eq "sub_delay_us" "$(jget .sub_delay_us)" "$3"
-	assert_eq "auto_offload" "$(jget .auto_offload)" "$4"
+	b=false; [ "$4" = on ] && b=true
+	assert_eq "auto_offload (a JSON boolean)" "$(jget .auto_offload)" "$b"
 	assert_eq "sysctl program" "$(cat $S/program)" "$1"
 	assert_eq "sysctl seg_size" "$(cat $S/seg_size)" "$2"
 	assert_eq "sysctl sub_delay_us" "$(cat $S/sub_delay_us)" "$3"

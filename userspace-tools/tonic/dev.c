@@ -20,7 +20,7 @@ static int dev_reply(struct nlattr **tb, int cmd, void *arg)
 	(void)arg;
 	out_begin_object();
 	if (!json)
-		printf("%s: ", tn_str(tb[TONIC_A_DEV_NAME]));
+		out_text("%s: ", tn_str(tb[TONIC_A_DEV_NAME]));
 	else
 		out_str("name", tn_str(tb[TONIC_A_DEV_NAME]));
 	out_str("backend", tn_str(tb[TONIC_A_DEV_BACKEND]));
@@ -34,12 +34,12 @@ static int dev_reply(struct nlattr **tb, int cmd, void *arg)
 	out_bool("default", tb[TONIC_A_DEV_DEFAULT] != NULL);
 	if (tb[TONIC_A_DEV_FLOWS_ADDED] || tb[TONIC_A_DEV_FLOWS_FULL]) {
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_u64("flows_added", tn_u64(tb[TONIC_A_DEV_FLOWS_ADDED]));
 		out_u64("flows_full", tn_u64(tb[TONIC_A_DEV_FLOWS_FULL]));
 	}
 	if (!json)
-		printf("\n    programs ");
+		out_text("\n    programs ");
 	out_key_array("programs");
 	/* Every TONIC_A_DEV_PROGRAM (tb[] keeps only the last one). */
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(tn_cur_msg()), 0),
@@ -49,7 +49,7 @@ static int dev_reply(struct nlattr **tb, int cmd, void *arg)
 	out_end_array();
 	out_end_object();
 	if (!json)
-		printf("\n");
+		out_text("\n");
 	return 0;
 }
 
@@ -58,15 +58,22 @@ int cmd_dev(int argc, char **argv)
 	const char *name = NULL;
 	int err;
 
-	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list"))) {
-		argc--;
-		argv++;
-	} else if (argc > 0 && strcmp(argv[0], "help")) {
-		usage_error("dev: unknown command \"%s\" (try: tonic dev show)", argv[0]);
-	}
-	if (argc > 0 && !strcmp(argv[0], "help")) {
-		printf("Usage: tonic dev show [[dev] NAME]\n");
-		return 0;
+	static const struct word cmds[] = {
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { NULL, 0 }
+	};
+
+	if (argc > 0) {
+		switch (match_word("dev: command", argv[0], cmds)) {
+		case 0:
+			argc--;
+			argv++;
+			break;
+		case 1:
+			printf("Usage: tonic dev show [[dev] NAME]\n");
+			return 0;
+		default:
+			usage_error("dev: unknown command \"%s\" (try: tonic dev show)", argv[0]);
+		}
 	}
 	if (argc > 0 && !strcmp(argv[0], "dev")) {
 		argc--;

@@ -51,7 +51,7 @@ void flow_print(struct nlattr **tb, const char *event)
 	if (event && json)
 		out_str("event", event);
 	else if (event)
-		printf("%s ", event);
+		out_text("%s ", event);
 	out_str("dev", tn_str(tb[TONIC_A_FLOW_DEV]));
 	out_u64(json ? "id" : "flow", tn_u32(tb[TONIC_A_FLOW_ID]));
 	out_str("owner", owner_name(owner));
@@ -72,7 +72,7 @@ void flow_print(struct nlattr **tb, const char *event)
 		addr_str(tb[fam == AF_INET ? TONIC_A_FLOW_REMOTE_IPV4 : TONIC_A_FLOW_REMOTE_IPV6],
 			 fam, r, sizeof(r));
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_str("family", fam == AF_INET ? "inet" : "inet6");
 		out_str("local", l);
 		out_u64("lport", ntohs(tn_u16(tb[TONIC_A_FLOW_LOCAL_PORT])));
@@ -85,14 +85,14 @@ void flow_print(struct nlattr **tb, const char *event)
 		uint32_t ds = tn_u32(tb[TONIC_A_FLOW_DEV_STATE]);
 
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_bool("failed", ds & 1);
 		out_u64("cwnd", tn_u32(tb[TONIC_A_FLOW_CWND]));
 		out_u64("rate_kbps", tn_u32(tb[TONIC_A_FLOW_RATE_KBPS]));
 		out_u64("credit", tn_u32(tb[TONIC_A_FLOW_CREDIT]));
 		out_u64("last_rtt_ns", tn_u64(tb[TONIC_A_FLOW_LAST_RTT_NS]));
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_u64("bytes_sent", tn_u64(tb[TONIC_A_FLOW_BYTES_SENT]));
 		out_u64("segs_sent", tn_u64(tb[TONIC_A_FLOW_SEGS_SENT]));
 		out_u64("segs_rtx", tn_u64(tb[TONIC_A_FLOW_SEGS_RTX]));
@@ -101,14 +101,14 @@ void flow_print(struct nlattr **tb, const char *event)
 		out_u64("nacks", tn_u64(tb[TONIC_A_FLOW_NACKS]));
 		out_u64("cnps", tn_u64(tb[TONIC_A_FLOW_CNPS]));
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_u64("wnd_start", tn_u32(tb[TONIC_A_FLOW_WND_START]));
 		out_u64("highest_sent", tn_u32(tb[TONIC_A_FLOW_HIGHEST_SENT]));
 		out_u64("tail", tn_u32(tb[TONIC_A_FLOW_TAIL]));
 	}
 	out_end_object();
 	if (!json)
-		printf("\n");
+		out_text("\n");
 }
 
 static int flow_build(struct nl_msg *msg, void *arg)
@@ -141,34 +141,54 @@ int cmd_flow(int argc, char **argv)
 	struct flow_filter f = { 0 };
 	int err;
 
-	if (argc > 0 && !strcmp(argv[0], "help")) {
-		printf("Usage: tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n");
-		return 0;
-	}
-	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list"))) {
-		argc--;
-		argv++;
-	} else if (argc > 0) {
-		usage_error("flow: unknown command \"%s\" (try: tonic flow show)", argv[0]);
+	static const struct word cmds[] = {
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { NULL, 0 }
+	};
+	enum { F_DEV, F_PROG, F_ID, F_NETNS };
+	static const struct word filters[] = {
+		{ "dev", F_DEV }, { "prog", F_PROG }, { "program", F_PROG }, { "id", F_ID },
+		{ "netns", F_NETNS }, { NULL, 0 }
+	};
+
+	if (argc > 0) {
+		switch (match_word("flow: command", argv[0], cmds)) {
+		case 0:
+			argc--;
+			argv++;
+			break;
+		case 1:
+			printf("Usage: tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n");
+			return 0;
+		default:
+			usage_error("flow: unknown command \"%s\" (try: tonic flow show)", argv[0]);
+		}
 	}
 	while (argc > 0) {
+		int key = match_word("flow show: filter", argv[0], filters);
+
+		if (key < 0)
+			usage_error("flow show: unknown filter \"%s\" (dev, id, prog, netns)", argv[0]);
 		if (argc < 2)
 			usage_error("flow show: \"%s\" needs a value", argv[0]);
-		if (!strcmp(argv[0], "dev"))
+		switch (key) {
+		case F_DEV:
 			f.dev = argv[1];
-		else if (!strcmp(argv[0], "prog") || !strcmp(argv[0], "program"))
+			break;
+		case F_PROG:
 			f.prog = argv[1];
-		else if (!strcmp(argv[0], "id")) {
+			break;
+		case F_ID:
 			if (parse_u32("flow id", argv[1], UINT32_MAX, &f.id))
 				return EXIT_USAGE;
 			f.have_id = true;
-		} else if (!strcmp(argv[0], "netns")) {
+			break;
+		case F_NETNS:
 			if (strcmp(argv[1], "all"))
 				usage_error("flow show: \"netns\" takes \"all\" (every namespace; "
-					    "run under ip netns exec for another one)");
+					    "run under ip netns exec, or tonic -n, for another one)");
 			f.all_netns = true;
-		} else
-			usage_error("flow show: unknown filter \"%s\" (dev, id, prog, netns)", argv[0]);
+			break;
+		}
 		argc -= 2;
 		argv += 2;
 	}

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/socket.h>
 #include <linux/netlink.h>
 #include <netlink/genl/ctrl.h>
@@ -38,7 +39,7 @@ const char *tn_errmsg(void)
 	return errmsg;
 }
 
-int tn_open(void)
+static int tn_open(void)
 {
 	int one = 1;
 
@@ -59,6 +60,28 @@ int tn_open(void)
 		return -ENOENT;
 	}
 	return 0;
+}
+
+/*
+ * The socket is opened by the first request, after the command line is
+ * parsed: usage errors and help need no module.  Without the family there
+ * is nothing to do: say so and exit 1, dropping any output begun.
+ */
+static void ensure_open(void)
+{
+	int err;
+
+	if (sk)
+		return;
+	err = tn_open();
+	if (err == -ENOENT)
+		fprintf(stderr, "tonic: the generic netlink family \"%s\" is not registered "
+			"(is the tonic module loaded? try: modprobe tonic)\n", TONIC_GENL_NAME);
+	else if (err)
+		fprintf(stderr, "tonic: cannot open a generic netlink socket: %s\n",
+			strerror(-err));
+	if (err)
+		_exit(1);
 }
 
 void tn_close(void)
@@ -164,6 +187,7 @@ int tn_request(const char *what, int cmd, bool dump, int maxattr, tn_build_fn bu
 	int err;
 
 	(void)what;
+	ensure_open();
 	errmsg[0] = 0;
 	msg = nlmsg_alloc();
 	cb = nl_cb_alloc(NL_CB_DEFAULT);
@@ -221,6 +245,7 @@ int tn_listen(int maxattr, tn_reply_fn reply, void *arg)
 	struct nl_cb *cb;
 	int grp, r;
 
+	ensure_open();
 	grp = genl_ctrl_resolve_grp(sk, TONIC_GENL_NAME, TONIC_MCGRP_EVENTS);
 	if (grp < 0)
 		return -ENOENT;

@@ -1,38 +1,142 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Output: a small JSON writer (-j), or "key value" text in the iproute2
- * manner.  In text mode the structure calls print nothing; commands lay out
- * their own lines with out_str()/out_u64() ("key value " pairs).
+ * Output: a small JSON writer (-j; -p indents it), or "key value" text in
+ * the iproute2 manner.  In text mode the structure calls print nothing;
+ * commands lay out their own lines with out_str()/out_u64() ("key value"
+ * pairs) and out_text().  Text goes through a line buffer that drops the
+ * spaces at the end of every line.  JSON strings are UTF-8 as RFC 8259
+ * wants: valid UTF-8 passes through intact, control characters are
+ * escaped, a byte that is not UTF-8 becomes U+FFFD.
  */
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <inttypes.h>
 #include "tonic.h"
 
 bool json;
+bool pretty;
+int show_stats;
 static int depth;
 static bool first[32] = { true };
+
+/* Text mode: the current line, its trailing blanks dropped at '\n'. */
+static char line[8192];
+static size_t llen;
+
+static void line_flush(bool nl)
+{
+	while (llen && line[llen - 1] == ' ')
+		llen--;
+	fwrite(line, 1, llen, stdout);
+	if (nl)
+		putchar('\n');
+	llen = 0;
+}
+
+static void text_put(const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n') {
+			line_flush(true);
+			continue;
+		}
+		if (llen == sizeof(line))
+			line_flush(false);
+		line[llen++] = *s;
+	}
+}
+
+void out_text(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (json)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) >= 0) {
+		text_put(s);
+		free(s);
+	}
+	va_end(ap);
+}
+
+/* -p: a new line, indented for level @d. */
+static void indent(int d)
+{
+	if (pretty)
+		printf("\n%*s", 4 * d, "");
+}
 
 static void sep(void)
 {
 	if (!first[depth])
 		putchar(',');
 	first[depth] = false;
+	if (depth)
+		indent(depth);
 }
 
-static void jstr(const char *s)
+/* The length of the UTF-8 sequence at @s (1..4), 0 if it is not one. */
+static int utf8_len(const unsigned char *s)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
+	unsigned int cp;
+	int n, i;
 
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			printf("\\u%04x", c);
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* No overlong forms, no surrogates, nothing past U+10FFFF. */
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+static void jstr(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	putchar('"');
+	while (*s) {
+		int n = utf8_len(s);
+
+		if (*s == '"' || *s == '\\')
+			printf("\\%c", *s);
+		else if (*s == '\n')
+			fputs("\\n", stdout);
+		else if (*s == '\t')
+			fputs("\\t", stdout);
+		else if (*s < 0x20 || *s == 0x7f)
+			printf("\\u%04x", *s);
+		else if (n)
+			fwrite(s, 1, n, stdout);
 		else
-			putchar(c);
+			fputs("\\ufffd", stdout);
+		s += n ? n : 1;
 	}
 	putchar('"');
+}
+
+static void key(const char *k)
+{
+	sep();
+	jstr(k);
+	fputs(pretty ? ": " : ":", stdout);
 }
 
 static void open_(char c)
@@ -41,6 +145,16 @@ static void open_(char c)
 	if (depth < 31)
 		depth++;
 	first[depth] = true;
+}
+
+static void close_(char c)
+{
+	bool empty = first[depth];
+
+	depth--;
+	if (!empty)
+		indent(depth);
+	putchar(c);
 }
 
 void out_begin_array(void)
@@ -55,8 +169,7 @@ void out_end_array(void)
 {
 	if (!json)
 		return;
-	depth--;
-	putchar(']');
+	close_(']');
 }
 
 void out_begin_object(void)
@@ -71,69 +184,70 @@ void out_end_object(void)
 {
 	if (!json)
 		return;
-	depth--;
-	putchar('}');
+	close_('}');
 }
 
-void out_key_array(const char *key)
+void out_key_array(const char *k)
 {
 	if (!json)
 		return;
-	sep();
-	jstr(key);
-	putchar(':');
+	key(k);
 	open_('[');
 }
 
-void out_key_object(const char *key)
+void out_key_object(const char *k)
 {
 	if (!json)
 		return;
-	sep();
-	jstr(key);
-	putchar(':');
+	key(k);
 	open_('{');
 }
 
-void out_str(const char *key, const char *v)
+void out_str(const char *k, const char *v)
 {
 	if (!json) {
-		printf("%s %s ", key, v);
+		out_text("%s %s ", k, v);
 		return;
 	}
-	sep();
-	jstr(key);
-	putchar(':');
+	key(k);
 	jstr(v);
 }
 
-void out_u64(const char *key, uint64_t v)
+void out_u64(const char *k, uint64_t v)
 {
 	if (!json) {
-		printf("%s %" PRIu64 " ", key, v);
+		out_text("%s %" PRIu64 " ", k, v);
 		return;
 	}
-	sep();
-	jstr(key);
-	printf(":%" PRIu64, v);
+	key(k);
+	printf("%" PRIu64, v);
 }
 
-void out_bool(const char *key, bool v)
+void out_bool(const char *k, bool v)
 {
 	if (!json) {
 		if (v)
-			printf("%s ", key);
+			out_text("%s ", k);
 		return;
 	}
-	sep();
-	jstr(key);
-	printf(":%s", v ? "true" : "false");
+	key(k);
+	fputs(v ? "true" : "false", stdout);
+}
+
+/* A boolean that text shows as "KEY on|off" and JSON as true/false. */
+void out_onoff(const char *k, bool v)
+{
+	if (!json) {
+		out_text("%s %s ", k, v ? "on" : "off");
+		return;
+	}
+	out_bool(k, v);
 }
 
 void out_array_str(const char *v)
 {
 	if (!json) {
-		printf("%s ", v);
+		out_text("%s ", v);
 		return;
 	}
 	sep();
@@ -145,6 +259,16 @@ void out_newline(void)
 	if (json && depth == 0) {
 		putchar('\n');
 		first[0] = true;
+	} else if (!json && llen) {
+		line_flush(false);
 	}
+	fflush(stdout);
+}
+
+/* The end of the output: a text line left open is written (without its trailing blanks). */
+void out_flush(void)
+{
+	if (llen)
+		line_flush(false);
 	fflush(stdout);
 }

@@ -23,11 +23,11 @@ static int defaults_reply(struct nlattr **tb, int cmd, void *arg)
 	out_str("prog", tn_str(tb[TONIC_A_DEFAULTS_PROGRAM]));
 	out_u64("seg_size", tn_u32(tb[TONIC_A_DEFAULTS_SEG_SIZE]));
 	out_u64("sub_delay_us", tn_u32(tb[TONIC_A_DEFAULTS_SUB_DELAY_US]));
-	out_str("auto_offload", tn_u8(tb[TONIC_A_DEFAULTS_AUTO_OFFLOAD]) ? "on" : "off");
+	out_onoff("auto_offload", tn_u8(tb[TONIC_A_DEFAULTS_AUTO_OFFLOAD]));
 	out_u64("netns", tn_u32(tb[TONIC_A_DEFAULTS_NETNS_INUM]));
 	out_end_object();
 	if (!json)
-		printf("\n");
+		out_text("\n");
 	return 0;
 }
 
@@ -57,7 +57,9 @@ static int set_build(struct nl_msg *msg, void *arg)
 
 int cmd_defaults(int argc, char **argv)
 {
-	if (argc > 0 && !strcmp(argv[0], "show")) {
+	static const struct word cmds[] = { { "show", 0 }, { "list", 0 }, { NULL, 0 } };
+
+	if (argc > 0 && match_word("defaults: command", argv[0], cmds) == 0) {
 		argc--;
 		argv++;
 	}
@@ -69,6 +71,13 @@ int cmd_defaults(int argc, char **argv)
 int cmd_set(int argc, char **argv)
 {
 	struct defaults_req r = { .autoo = -1 };
+	enum { S_PROG, S_SEG, S_DELAY, S_AUTO };
+	static const struct word keys[] = {
+		{ "prog", S_PROG }, { "program", S_PROG }, { "seg", S_SEG }, { "seg_size", S_SEG },
+		{ "delay", S_DELAY }, { "sub_delay_us", S_DELAY }, { "auto", S_AUTO },
+		{ "auto_offload", S_AUTO }, { NULL, 0 }
+	};
+	int key;
 
 	if (argc > 0 && !strcmp(argv[0], "help")) {
 		printf("Usage: tonic set [prog PROGRAM] [seg BYTES] [delay US] [auto on|off]\n");
@@ -77,27 +86,28 @@ int cmd_set(int argc, char **argv)
 	if (!argc)
 		return defaults_show();
 	while (argc > 0) {
+		key = match_word("set: setting", argv[0], keys);
+		if (key < 0)
+			usage_error("set: unknown setting \"%s\" (prog, seg, delay, auto)", argv[0]);
 		if (argc < 2)
 			usage_error("set: \"%s\" needs a value", argv[0]);
-		if (!strcmp(argv[0], "prog") || !strcmp(argv[0], "program")) {
+		if (key == S_PROG) {
 			r.prog = argv[1];
-		} else if (!strcmp(argv[0], "seg") || !strcmp(argv[0], "seg_size")) {
+		} else if (key == S_SEG) {
 			if (parse_u32("seg", argv[1], UINT32_MAX, &r.seg))
 				return EXIT_USAGE;
 			r.have_seg = true;
-		} else if (!strcmp(argv[0], "delay") || !strcmp(argv[0], "sub_delay_us")) {
+		} else if (key == S_DELAY) {
 			if (parse_u32("delay", argv[1], UINT32_MAX, &r.delay))
 				return EXIT_USAGE;
 			r.have_delay = true;
-		} else if (!strcmp(argv[0], "auto")) {
+		} else {
 			if (!strcmp(argv[1], "on"))
 				r.autoo = 1;
 			else if (!strcmp(argv[1], "off"))
 				r.autoo = 0;
 			else
 				usage_error("set: auto takes \"on\" or \"off\", not \"%s\"", argv[1]);
-		} else {
-			usage_error("set: unknown setting \"%s\" (prog, seg, delay, auto)", argv[0]);
 		}
 		argc -= 2;
 		argv += 2;

@@ -49,14 +49,19 @@ int cmd_sock(int argc, char **argv)
 	uint32_t port;
 	int af2;
 
-	if (argc > 0 && !strcmp(argv[0], "help")) {
+	static const struct word cmds[] = {
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { "offload", 2 }, { NULL, 0 }
+	};
+	int c = argc > 0 ? match_word("sock: command", argv[0], cmds) : -1;
+
+	if (c == 1) {
 		printf("Usage: tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT\n"
 		       "       tonic sock show [port N]\n");
 		return 0;
 	}
-	if (argc > 0 && (!strcmp(argv[0], "show") || !strcmp(argv[0], "list")))
+	if (c == 0)
 		return sock_show(argc - 1, argv + 1);
-	if (argc < 1 || strcmp(argv[0], "offload"))
+	if (c != 2)
 		usage_error("sock: expected \"show\" or \"offload\" (tonic sock offload on|off SRC SPORT DST DPORT)");
 	if (argc != 6)
 		usage_error("sock offload: expected on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT");

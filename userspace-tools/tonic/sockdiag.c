@@ -46,7 +46,7 @@ static void sock_print(const struct inet_diag_msg *m, struct nlattr **ti)
 	out_u64("sub_delay_us", tn_u32(ti[TONIC_ULP_INFO_SUB_DELAY_US]));
 	if (ti[TONIC_ULP_INFO_DEV]) {
 		if (!json)
-			printf("\n    ");
+			out_text("\n    ");
 		out_str("dev", tn_str(ti[TONIC_ULP_INFO_DEV]));
 		out_u64("flow", tn_u32(ti[TONIC_ULP_INFO_FLOW]));
 		out_u64("cwnd", tn_u32(ti[TONIC_ULP_INFO_CWND]));
@@ -54,7 +54,7 @@ static void sock_print(const struct inet_diag_msg *m, struct nlattr **ti)
 		out_u64("timeouts", tn_u64(ti[TONIC_ULP_INFO_TIMEOUTS]));
 	}
 	if (!json)
-		printf("\n    ");
+		out_text("\n    ");
 	out_u64("bytes_queued", tn_u64(ti[TONIC_ULP_INFO_BYTES_QUEUED]));
 	out_u64("bytes_acked", tn_u64(ti[TONIC_ULP_INFO_BYTES_ACKED]));
 	out_u64("segs_sent", tn_u64(ti[TONIC_ULP_INFO_SEGS_SENT]));
@@ -62,7 +62,7 @@ static void sock_print(const struct inet_diag_msg *m, struct nlattr **ti)
 	out_u64("attaches", tn_u32(ti[TONIC_ULP_INFO_ATTACHES]));
 	out_end_object();
 	if (!json)
-		printf("\n");
+		out_text("\n");
 }
 
 /* One inet_diag message: printed if it is ours (and on @port, if given). */
@@ -159,7 +159,9 @@ int sock_show(int argc, char **argv)
 	uint32_t port = 0;
 	int n = 0, err;
 
-	if (argc == 2 && !strcmp(argv[0], "port")) {
+	static const struct word keys[] = { { "port", 0 }, { NULL, 0 } };
+
+	if (argc == 2 && match_word("sock show: filter", argv[0], keys) == 0) {
 		if (parse_u32("port", argv[1], 65535, &port) || !port)
 			usage_error("sock show: bad port \"%s\"", argv[1]);
 	} else if (argc) {

@@ -57,7 +57,7 @@ static void print_counters(struct nlattr *nest, const char *const *names, int ma
 		if (t > max || !names[t])
 			continue;
 		if (!json && n && !(n % 6))
-			printf("\n    ");
+			out_text("\n    ");
 		out_u64(names[t], tn_u64(a));
 		n++;
 	}
@@ -85,7 +85,7 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 		if (nla_parse_nested(nt, TONIC_A_NSTATS_MAX, tb[TONIC_A_STATS_NETNS], NULL))
 			memset(nt, 0, sizeof(nt));
 		if (!json)
-			printf("netns %u:\n    ", tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
+			out_text("netns %u:\n    ", tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
 		out_key_object("netns");
 		if (json)
 			out_u64("netns", tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
@@ -94,12 +94,12 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 		print_counters(tb[TONIC_A_STATS_NETNS], nstats_names, TONIC_A_NSTATS_MAX);
 		out_end_object();
 		if (!json)
-			printf("\n");
+			out_text("\n");
 	}
 	if (json)
 		out_bool("host", tb[TONIC_A_STATS_HOST] != NULL);
 	else if (!tb[TONIC_A_STATS_HOST])
-		printf("(devices and host-wide counters: CAP_NET_ADMIN in the initial network namespace)\n");
+		out_text("(devices and host-wide counters: CAP_NET_ADMIN in the initial network namespace)\n");
 	out_key_array("devices");
 	nla_for_each_attr(a, genlmsg_attrdata(gh, 0), genlmsg_attrlen(gh, 0), rem) {
 		if (nla_type(a) != TONIC_A_STATS_DEV)
@@ -110,24 +110,24 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 				if (json)
 					out_str("dev", tn_str(d));
 				else
-					printf("dev %s:\n    ", tn_str(d));
+					out_text("dev %s:\n    ", tn_str(d));
 			}
 		print_counters(a, dstats_names, TONIC_A_DSTATS_MAX);
 		out_end_object();
 		if (!json)
-			printf("\n");
+			out_text("\n");
 	}
 	out_end_array();
 	if (tb[TONIC_A_STATS_SOCK]) {
 		if (!json)
-			printf("sockets:\n    ");
+			out_text("sockets:\n    ");
 		out_key_object("sockets");
 		print_counters(tb[TONIC_A_STATS_SOCK], sstats_names, TONIC_A_SSTATS_MAX);
 		out_end_object();
 		if (!json)
-			printf("\n");
+			out_text("\n");
 	} else if (!json && tb[TONIC_A_STATS_HOST]) {
-		printf("sockets: TCP offload not loaded\n");
+		out_text("sockets: TCP offload not loaded\n");
 	}
 	out_end_object();
 	return 0;
@@ -138,15 +138,22 @@ int cmd_stats(int argc, char **argv)
 	const char *dev = NULL;
 	int err;
 
-	if (argc > 0 && !strcmp(argv[0], "help")) {
-		printf("Usage: tonic stats [show] [dev NAME]\n");
-		return 0;
+	static const struct word cmds[] = {
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { "dev", 2 }, { NULL, 0 }
+	};
+
+	if (argc > 0) {
+		switch (match_word("stats: command", argv[0], cmds)) {
+		case 0:
+			argc--;
+			argv++;
+			break;
+		case 1:
+			printf("Usage: tonic stats [show] [dev NAME]\n");
+			return 0;
+		}
 	}
-	if (argc > 0 && !strcmp(argv[0], "show")) {
-		argc--;
-		argv++;
-	}
-	if (argc == 2 && !strcmp(argv[0], "dev"))
+	if (argc == 2 && match_word("stats: filter", argv[0], cmds) == 2)
 		dev = argv[1];
 	else if (argc)
 		usage_error("stats: unexpected \"%s\" (tonic stats [dev NAME])", argv[0]);

@@ -16,11 +16,15 @@
 #define EXIT_USAGE	2
 
 extern bool json;
+extern bool pretty;	/* -p: indented JSON */
+extern int show_stats;	/* -s */
 
-/* nl.c: one request, its replies to @cb (NULL: none expected). */
+/*
+ * nl.c: one request, its replies to @cb (NULL: none expected).  The first
+ * request opens the socket (exit 1 if the family is not registered).
+ */
 typedef int (*tn_reply_fn)(struct nlattr **tb, int cmd, void *arg);
 typedef int (*tn_build_fn)(struct nl_msg *msg, void *arg);
-int tn_open(void);
 void tn_close(void);
 /* 0, or a negative errno with the kernel's message printed. */
 int tn_request(const char *what, int cmd, bool dump, int maxattr, tn_build_fn build,
@@ -50,10 +54,18 @@ void out_key_object(const char *key);
 void out_str(const char *key, const char *v);
 void out_u64(const char *key, uint64_t v);
 void out_bool(const char *key, bool v);
+void out_onoff(const char *key, bool v);	/* text: on/off; JSON: true/false */
+void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* text mode only */
 void out_array_str(const char *v);
 void out_newline(void);	/* JSON: newline after a top-level value */
+void out_flush(void);
 
 /* Argument helpers (main.c). */
+struct word {
+	const char *name;
+	int id;
+};
+int match_word(const char *what, const char *arg, const struct word *words);
 int parse_u32(const char *what, const char *s, uint32_t max, uint32_t *v);
 void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 
