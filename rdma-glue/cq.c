@@ -26,14 +26,20 @@ int trd_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr, struct
 		return -EINVAL;
 	if (udata && udata->outlen)
 		return -EINVAL;
-	cq->size = attr->cqe + 1;
-	cq->wc = kvcalloc(cq->size, sizeof(*cq->wc), GFP_KERNEL);
-	if (!cq->wc)
+	/* As many as query_device promises, and charged to their creator. */
+	if (atomic_inc_return(&dev->ncq) > TRD_MAX_QP * 2) {
+		atomic_dec(&dev->ncq);
 		return -ENOMEM;
+	}
+	cq->size = attr->cqe + 1;
+	cq->wc = kvcalloc(cq->size, sizeof(*cq->wc), GFP_KERNEL_ACCOUNT);
+	if (!cq->wc) {
+		atomic_dec(&dev->ncq);
+		return -ENOMEM;
+	}
 	spin_lock_init(&cq->lock);
 	tasklet_setup(&cq->comp_task, trd_cq_comp_task);
 	ibcq->cqe = attr->cqe;
-	atomic_inc(&dev->ncq);
 	return 0;
 }
 

@@ -46,6 +46,8 @@ struct trd_bth {
 #define TRD_BTH_PAD_MASK	0x30
 #define TRD_BTH_ACKREQ		0x80000000u
 #define TRD_PSN_MASK		0x00ffffffu
+/* Packets a send queue may have outstanding: a quarter of the PSN space. */
+#define TRD_PSN_INFLIGHT_MAX	(1u << 22)
 #define TRD_QPN_MASK		0x00ffffffu
 
 /* RDMA extended transport header, 16 bytes (WRITE first/only, READ). */

@@ -3,9 +3,10 @@
  * Memory regions: user memory pinned with ib_umem_get (the device has no
  * DMA: ib_uses_virt_dma(), so the umem is a list of pages we copy to and
  * from through kmap_local_page), and the DMA MR of kernel users, whose
- * addresses are kernel virtual addresses.  lkey == rkey == index << 8.
+ * addresses are kernel virtual addresses.  lkey == rkey == index << 8 | a random byte.
  */
 #include <linux/highmem.h>
+#include <linux/random.h>
 #include "tonic_rdma.h"
 
 static int trd_mr_insert(struct trd_dev *dev, struct trd_mr *mr, struct trd_pd *pd, int access)
@@ -19,8 +20,9 @@ static int trd_mr_insert(struct trd_dev *dev, struct trd_mr *mr, struct trd_pd *
 		return err;
 	mr->pd = pd;
 	mr->access = access;
-	mr->ib.lkey = idx << 8;
-	mr->ib.rkey = idx << 8;
+	/* A fresh random low byte, as rxe's: a key cannot be guessed or come back. */
+	mr->ib.lkey = idx << 8 | get_random_u8();
+	mr->ib.rkey = mr->ib.lkey;
 	atomic_inc(&dev->nmr);
 	return 0;
 }

@@ -53,6 +53,7 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 
 	qp->dev = dev;
 	spin_lock_init(&qp->lock);
+	mutex_init(&qp->modify_lock);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->sq.size = max(cap->max_send_wr, 1u);
@@ -122,32 +123,57 @@ static int trd_qp_set_av(struct trd_qp *qp, const struct rdma_ah_attr *ah)
 	return 0;
 }
 
+/* As rxe_qp_chk_attr: values the transport cannot honour are refused. */
+static int trd_qp_check_attr(const struct ib_qp_attr *attr, int mask)
+{
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	return 0;
+}
+
 int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct ib_udata *udata)
 {
 	struct trd_qp *qp = to_tqp(ibqp);
 	enum ib_qp_state cur, next;
 	struct ib_port_attr pattr;
 	unsigned long flags;
-	bool attached = false;
-	int err = 0;
+	bool attached = false, ok;
+	int err;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	err = trd_qp_check_attr(attr, mask);
+	if (err)
+		return err;
 	if ((mask & IB_QP_PATH_MTU) && ib_query_port(ibqp->device, 1, &pattr))
 		return -EIO;
 
-	/* Leaving RTS for RESET (or ERR, asked for): the flow goes first. */
-	if ((mask & IB_QP_STATE) &&
-	    (attr->qp_state == IB_QPS_RESET || attr->qp_state == IB_QPS_ERR))
-		trd_flow_detach(qp);
-
+	/*
+	 * uverbs lets modifies of one QP run at once (it read-locks the QP):
+	 * one at a time here, or two could attach a flow each and lose one
+	 * that later runs against a freed QP.
+	 */
+	mutex_lock(&qp->modify_lock);
 	spin_lock_irqsave(&qp->lock, flags);
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
-	if (!ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask)) {
+	ok = ib_modify_qp_is_ok(cur, next, ibqp->qp_type, mask) &&
+	     (!(mask & IB_QP_PORT) || attr->port_num == 1);
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (!ok) {
 		err = -EINVAL;
-		goto out;
+		goto unlock;
 	}
+	/* Leaving RTS for RESET (or ERR, asked for): the flow goes first. */
+	if ((mask & IB_QP_STATE) && (next == IB_QPS_RESET || next == IB_QPS_ERR))
+		trd_flow_detach(qp);
 	/* Entering RTS: an RC QP's send side is a Tonic flow from now on. */
 	if (next == IB_QPS_RTS && cur != IB_QPS_RTS && ibqp->qp_type == IB_QPT_RC &&
 	    !qp->flow_on) {
@@ -156,18 +182,14 @@ int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct 
 
 		if (mask & IB_QP_PATH_MTU)
 			qp->mtu = ib_mtu_enum_to_int(min(attr->path_mtu, pattr.active_mtu));
-		spin_unlock_irqrestore(&qp->lock, flags);
 		err = trd_flow_attach(qp, isn, timeout);
 		if (err)
-			return err;
+			goto unlock;
 		attached = true;
-		spin_lock_irqsave(&qp->lock, flags);
-		if (qp->state != cur) {		/* raced with another modify */
-			err = -EINVAL;
-			goto out;
-		}
 	}
-	if ((mask & IB_QP_PORT) && attr->port_num != 1) {
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state != cur) {		/* the receive path moved it (to ERR) */
 		err = -EINVAL;
 		goto out;
 	}
@@ -214,6 +236,8 @@ out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (err && attached)
 		trd_flow_detach(qp);
+unlock:
+	mutex_unlock(&qp->modify_lock);
 	if (!err && next == IB_QPS_RTS)
 		trd_req_kick(qp);
 	return err;
@@ -326,7 +350,7 @@ int trd_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr, const struct 
 			err = -EINVAL;
 			break;
 		}
-		if (wr->num_sge > TRD_MAX_SGE || (wr->send_flags & IB_SEND_INLINE)) {
+		if ((unsigned int)wr->num_sge > TRD_MAX_SGE || (wr->send_flags & IB_SEND_INLINE)) {
 			err = -EINVAL;
 			break;
 		}
@@ -363,6 +387,14 @@ int trd_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr, const struct 
 		/* Its packets: the flow's next segments (announced by the requester). */
 		wqe->first_psn = qp->snd_max;
 		wqe->npkts = max_t(u32, 1, DIV_ROUND_UP(wqe->length, qp->mtu));
+		/*
+		 * PSNs compare within half of their 24-bit space: the packets
+		 * outstanding stay well inside it, or acks would be misread.
+		 */
+		if (((qp->snd_max - qp->snd_una) & TRD_PSN_MASK) + wqe->npkts >= TRD_PSN_INFLIGHT_MAX) {
+			err = -ENOMEM;
+			break;
+		}
 		qp->snd_max = trd_psn_add(qp->snd_max, wqe->npkts);
 		qp->seg_tail += wqe->npkts;
 		qp->sq.prod++;
@@ -386,7 +418,7 @@ int trd_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr, const struct 
 	for (; wr; wr = wr->next) {
 		struct trd_rwqe *rwqe;
 
-		if (qp->state == IB_QPS_RESET || wr->num_sge > TRD_MAX_SGE) {
+		if (qp->state == IB_QPS_RESET || (unsigned int)wr->num_sge > TRD_MAX_SGE) {
 			err = -EINVAL;
 			break;
 		}

@@ -108,6 +108,16 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	struct trd_mr *mr;
 	void *ext = trd_pkt_ext(bth);
 
+	/*
+	 * A WRITE with immediate consumes a receive WQE: RNR before anything
+	 * of it is kept (its retry starts over), and never inside a SEND.
+	 */
+	if (trd_op_has_imm(op) && qp->in_recv)
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+	if (trd_op_has_imm(op) && qp->rq.cons == qp->rq.prod) {
+		trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
+		return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
+	}
 	if (trd_op_is_first(op)) {
 		const struct trd_reth *reth = ext;
 
@@ -123,12 +133,9 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	} else if (!qp->wrkey) {
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	}
-	/* A WRITE with immediate consumes a receive WQE: RNR before placing. */
-	if (trd_op_has_imm(op) && qp->rq.cons == qp->rq.prod) {
-		trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
-		return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
-	}
-	if (len > qp->wlen - qp->woff)
+	/* The RETH's length, exactly: no more, and all of it by the last packet. */
+	if (len > qp->wlen - qp->woff ||
+	    (trd_op_is_last(op) && qp->woff + len != qp->wlen))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	if (len) {
 		mr = trd_mr_lookup(qp->dev, qp->wrkey);

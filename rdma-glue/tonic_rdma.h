@@ -153,6 +153,7 @@ struct trd_rq {
 struct trd_qp {
 	struct ib_qp ib;
 	struct trd_dev *dev;
+	struct mutex modify_lock;	/* one modify_qp at a time */
 	spinlock_t lock;
 	enum ib_qp_state state;
 	bool dying;
