@@ -1,5 +1,6 @@
 #!/bin/sh
-# install.sh: the packaging, on the host (TAP in $B/results/install.tap).
+# install.sh: the packaging, on the host (TAP in $B/results/install-check.tap,
+# the suite's name).
 #   - `make install DESTDIR=D PREFIX=P` puts exactly the expected files
 #     under D (module under /lib/modules/KVER/extra, the rest under P) and
 #     nothing outside D; `make uninstall` with the same variables removes
@@ -11,7 +12,7 @@
 #     rpath shows up).
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$TOP/build}
-OUT=$B/results/install.tap
+OUT=$B/results/install-check.tap
 mkdir -p "$B/results"
 : > "$OUT"
 cd "$TOP" || exit 1
