@@ -28,23 +28,14 @@ run() {
 	on h1 sysctl -qw net.ipv4.tcp_congestion_control=$_cc
 	if [ "$_ext" = none ]; then XFER_SRV_ARGS=; else XFER_SRV_ARGS="-X $_ext"; fi
 	echo "== $_cc, h2's packets with extension header: $_ext"
-	: > /tmp/sniff.out
-	on h2 sh -c 'echo $$ > /tmp/sniff.pid; exec tonic_inject "$@"' sh \
-		-i eth0 -p $((XFER_PORT + 1)) -k sniff -d 60000 > /tmp/sniff.out 2>&1 &
-	_snf=$!
-	_i=0
-	while ! grep -q listening /tmp/sniff.out && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+	sniff_start h2
 	if [ $_cc = tonic ]; then
 		xfer_watch h1 h2 fd00::2 $BYTES -r -i
 	else
 		xfer_watch h1 h2 fd00::2 $BYTES -i
 	fi
 	_rc=$?
-	# The sniffer ends with the connection (both FINs), or here.
-	sleep 1
-	kill "$(cat /tmp/sniff.pid)" 2>/dev/null
-	wait $_snf
-	sed -n 's/^inject: /  sniff: /p' /tmp/sniff.out | grep -v listening
+	sniff_stop
 	_from=$(sed -n 's/.*, \([0-9]*\) from receiver (\([0-9]*\) with IPv6 ext.*/\1/p' /tmp/sniff.out)
 	_ext_n=$(sed -n 's/.*, \([0-9]*\) from receiver (\([0-9]*\) with IPv6 ext.*/\2/p' /tmp/sniff.out)
 	_res="$_cc ext $_ext: $(xw_verdict $_rc)"

@@ -33,22 +33,14 @@ run() {
 	shift
 	on h1 sysctl -qw net.ipv4.tcp_congestion_control=$_cc
 	echo "== $_cc"
-	: > /tmp/sniff.out
-	on h2 sh -c 'echo $$ > /tmp/sniff.pid; exec tonic_inject "$@"' sh \
-		-i eth0 -p $((XFER_PORT + 1)) -k sniff -d 60000 > /tmp/sniff.out 2>&1 &
-	_snf=$!
-	_i=0
-	while ! grep -q listening /tmp/sniff.out && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+	sniff_start h2
 	if [ $_cc = tonic ]; then
 		xfer_watch h1 h2 10.0.0.2 $BYTES -r -i "$@"
 	else
 		xfer_watch h1 h2 10.0.0.2 $BYTES -i
 	fi
 	_rc=$?
-	sleep 1
-	kill "$(cat /tmp/sniff.pid)" 2>/dev/null
-	wait $_snf
-	sed -n 's/^inject: /  sniff: /p' /tmp/sniff.out | grep -v listening
+	sniff_stop
 	_l=$(grep 'largest data' /tmp/sniff.out)
 	_mss=$(echo "$_l" | sed -n 's/.*; mss \([0-9]*\),.*/\1/p')
 	_big=$(echo "$_l" | sed -n 's/.*largest data \([0-9]*\),.*/\1/p')

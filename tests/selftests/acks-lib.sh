@@ -1,4 +1,4 @@
-# Helpers for the tests that feed the sender bad or unusual ACKs (47, 48, 53);
+# Helpers for the tests that feed the sender bad or unusual ACKs (47, 48, 53, 56);
 # `. /tests/acks-lib.sh` after lib.sh and xfer-lib.sh.
 
 # rx_bytes HOST PORT: bytes the established connection on local port PORT
@@ -92,4 +92,24 @@ xw_verdict() {
 stats_line() {
 	awk '{ printf "%s%s %s", (NR > 1 ? ", " : ""), $1, $2 } END { print "" }' \
 		/sys/kernel/debug/tonic/stats
+}
+
+# sniff_start HOST: tonic_inject sniffs, on HOST's eth0, the connection of
+# the next xfer_watch (port XFER_PORT + 1) into /tmp/sniff.out.
+sniff_start() {
+	: > /tmp/sniff.out
+	on "$1" sh -c 'echo $$ > /tmp/sniff.pid; exec tonic_inject "$@"' sh \
+		-i eth0 -p $((XFER_PORT + 1)) -k sniff -d 60000 > /tmp/sniff.out 2>&1 &
+	SNIFF_JOB=$!
+	_i=0
+	while ! grep -q listening /tmp/sniff.out && [ $_i -lt 50 ]; do sleep 0.1; _i=$((_i + 1)); done
+}
+
+# sniff_stop: the sniffer ends with the connection (both FINs), or here;
+# prints its summary.
+sniff_stop() {
+	sleep 1
+	kill "$(cat /tmp/sniff.pid)" 2>/dev/null
+	wait $SNIFF_JOB
+	sed -n 's/^inject: /  sniff: /p' /tmp/sniff.out | grep -v listening
 }
