@@ -54,6 +54,8 @@ static void trd_comp_upto(struct trd_qp *qp, u32 una)
 
 		if (trd_psn_cmp(trd_psn_add(wqe->first_psn, wqe->npkts), una) > 0)
 			break;
+		if (wqe->opcode == IB_WR_RDMA_READ && qp->rd_out)
+			qp->rd_out--;
 		trd_send_wc(qp, wqe, IB_WC_SUCCESS);
 		qp->sq.cons++;
 	}

@@ -129,7 +129,9 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	qp->snd_una = qp->snd_max = isn;
 	qp->comp_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = isn;
 	qp->last_desc_psn = trd_psn_add(isn, TRD_PSN_MASK);
-	qp->una_seg = qp->seg_tail = qp->pushed = 0;
+	qp->una_seg = qp->seg_tail = qp->pushed = qp->push_tail = 0;
+	qp->sq.push = qp->sq.prod;
+	qp->rd_out = 0;
 	qp->flow_on = true;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	trd_count(qp->dev, TRD_CNT_FLOWS, 1);
@@ -162,6 +164,29 @@ void trd_flow_detach(struct trd_qp *qp)
 	trd_count(qp->dev, TRD_CNT_FLOWS, -1);
 }
 
+/*
+ * How far the flow may be told: WQEs in order, a READ only while fewer
+ * than max_rd_atomic are outstanding (the peer answers that many at once,
+ * and a request beyond them is dropped); the lock held.
+ */
+static u32 trd_flow_tail(struct trd_qp *qp)
+{
+	u32 lim = max_t(u32, qp->max_rd_atomic, 1);
+
+	while (qp->sq.push != qp->sq.prod) {
+		const struct trd_swqe *wqe = &qp->sq.wqe[qp->sq.push % qp->sq.size];
+
+		if (wqe->opcode == IB_WR_RDMA_READ) {
+			if (qp->rd_out >= lim)
+				break;
+			qp->rd_out++;
+		}
+		qp->sq.push++;
+		qp->push_tail += wqe->npkts;
+	}
+	return qp->push_tail;
+}
+
 /* Announce the segments of new WQEs; any context but hard IRQ, no QP lock. */
 void trd_flow_push(struct trd_qp *qp)
 {
@@ -171,7 +196,7 @@ void trd_flow_push(struct trd_qp *qp)
 
 	rcu_read_lock();
 	spin_lock_irqsave(&qp->lock, flags);
-	tail = qp->seg_tail;
+	tail = trd_flow_tail(qp);
 	mtu = qp->mtu;
 	if (!qp->flow_on || tail == qp->pushed || qp->state != IB_QPS_RTS) {
 		spin_unlock_irqrestore(&qp->lock, flags);

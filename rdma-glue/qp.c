@@ -12,7 +12,8 @@
 
 static void trd_qp_reset(struct trd_qp *qp)
 {
-	qp->sq.prod = qp->sq.cons = qp->sq.cur = 0;
+	qp->sq.prod = qp->sq.cons = qp->sq.cur = qp->sq.push = 0;
+	qp->push_tail = qp->rd_out = 0;
 	qp->rq.prod = qp->rq.cons = 0;
 	qp->isn = qp->snd_una = qp->snd_max = 0;
 	qp->una_seg = qp->seg_tail = qp->pushed = 0;
@@ -329,7 +330,8 @@ void trd_qp_error(struct trd_qp *qp)
 		trd_send_wc(qp, &qp->sq.wqe[qp->sq.cons % qp->sq.size], IB_WC_WR_FLUSH_ERR);
 		qp->sq.cons++;
 	}
-	qp->sq.cur = qp->sq.cons;
+	qp->sq.cur = qp->sq.push = qp->sq.cons;
+	qp->rd_out = 0;
 	trd_resp_drop_reads(qp);
 	if (qp->in_recv) {
 		trd_recv_wc(qp, &qp->rwqe, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);

@@ -110,17 +110,22 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	qp->last_desc_rtx = rtx;
 	k = (psn - wqe->first_psn) & TRD_PSN_MASK;
 	if (wqe->opcode == IB_WR_RDMA_READ) {
-		if (k && run)
+		/* New data: asked for with its first PSN; a go-back: at its start. */
+		if (k && (run || !rtx))
 			return NULL;
 		/*
-		 * Never ask again for responses that arrived (the flow's view
-		 * lags: it is acked every few): rxe drops a repeated READ that
-		 * starts before the part it last answered.
+		 * Ask from the first response missing: not again for those that
+		 * arrived (the flow's view lags, it is acked every few), and
+		 * never from a later PSN: rxe answers a repeated READ only if it
+		 * starts at or after the last repeat's start.
 		 */
-		if (trd_psn_cmp(qp->comp_psn, psn) > 0) {
+		if (trd_psn_cmp(qp->comp_psn, psn) != 0) {
 			if (trd_psn_cmp(qp->comp_psn, trd_psn_add(wqe->first_psn, wqe->npkts)) >= 0)
 				return NULL;
-			psn = qp->comp_psn;
+			if (trd_psn_cmp(qp->comp_psn, wqe->first_psn) > 0)
+				psn = qp->comp_psn;
+			else
+				psn = wqe->first_psn;
 			k = (psn - wqe->first_psn) & TRD_PSN_MASK;
 		}
 		skb = trd_req_read(qp, wqe, psn, k);

@@ -142,6 +142,7 @@ struct trd_sq {
 	u32 size;
 	u32 prod;		/* posted (each has its PSNs) */
 	u32 cons;		/* completed (acknowledged) */
+	u32 push;		/* announced to the flow (flow.c) */
 	u32 cur;		/* WQE the requester last sent from (a hint) */
 };
 
@@ -201,6 +202,8 @@ struct trd_qp {
 	u32 snd_max;			/* next PSN to give a WQE: the flow's tail */
 	u32 seg_tail;			/* ... as a segment index */
 	u32 pushed;			/* tail announced to the flow */
+	u32 push_tail;			/* ... to announce: the WQEs up to sq.push */
+	u32 rd_out;			/* READs announced and not completed */
 	u32 noack_pkts;
 	u32 comp_psn;			/* next PSN the peer has to answer (ACK or READ response) */
 	u32 rd_nak_psn;			/* the last READ gap sent to the flow as a NACK */
