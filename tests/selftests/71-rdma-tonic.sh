@@ -4,7 +4,8 @@
 # vethB show sane attributes to rdma and ibv_devinfo (Debian's ipathverbs
 # provider, uverbs ABI 1); ibv_rc_pingpong with data check (SEND/RECV of
 # 4 KiB messages, 4 packets at MTU 1024) tonic0 <-> tonic1, polled and with
-# completion events, then under 1 % loss (go-back-N); then tonic0 <-> rxe1
+# completion events, then under 1 % and 5 % loss and with reordering
+# (go-back-N); ib_write_bw, ib_send_bw, ib_send_lat; then tonic0 <-> rxe1
 # (Soft-RoCE) in both roles; the module unloads once the links are gone.
 # Each RC QP's send side is a Tonic flow of tonic.ko's default device
 # (program rc): the flow shows in "tonic flow show" with segments sent
@@ -103,10 +104,28 @@ wbw() {
 	echo "$1: ib_write_bw 64 KiB (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)"
 }
 wbw wbw tonic1 $G1 tonic0 $G0 || ksft_fail "ib_write_bw tonic0 -> tonic1"
+# perf NAME TOOL ARGS SERVERDEV SERVERGID CLIENTDEV CLIENTGID: another
+# perftest (ib_send_bw: MB/s; ib_send_lat -C: its times in us), its result
+# line printed.
+perf() {
+	rdma_run "$1" 120 18515 "/usr/bin/$2 -d $4 -x $5 -F $3" \
+		"/usr/bin/$2 -d $6 -x $7 -F $3 $RDMA_B" > /tmp/$1.out || { cat /tmp/$1.out; return 1; }
+	case $2 in
+	*_lat) echo "$1: $2 $3 (bytes iters min max typ avg stdev p99 p99.9 us): $(perftest_lat_us /tmp/$1.client)" ;;
+	*) echo "$1: $2 $3 (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)" ;;
+	esac
+}
+perf sbw ib_send_bw "-s 65536 -n 100" tonic1 $G1 tonic0 $G0 || ksft_fail "ib_send_bw tonic0 -> tonic1"
+perf slat ib_send_lat "-s 2 -n 200 -C" tonic1 $G1 tonic0 $G0 || ksft_fail "ib_send_lat tonic0 <-> tonic1"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 
 rdma_netem loss 1%
 pp pp-loss1 tonic1 $G1 tonic0 $G0 -n 200 -s 16384 || ksft_fail "ibv_rc_pingpong at 1 % loss"
+rdma_netem loss 5%
+pp pp-loss5 tonic1 $G1 tonic0 $G0 -n 50 -s 16384 || ksft_fail "ibv_rc_pingpong at 5 % loss"
+rdma_netem loss 1% delay 1ms 1ms reorder 5%
+pp pp-reorder tonic1 $G1 tonic0 $G0 -n 100 -s 16384 ||
+	ksft_fail "ibv_rc_pingpong at 1 % loss with reordering"
 rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
@@ -127,6 +146,15 @@ pp pp-tonic-srv tonic0 $G0 rxe1 $GR -n 200 ||
 	ksft_fail "ibv_rc_pingpong rxe1 -> tonic0 (tonic server)"
 wbw wbw-rxe rxe1 $GR tonic0 $G0 || ksft_fail "ib_write_bw tonic0 -> rxe1"
 wbw wbw-rxe-tonic tonic0 $G0 rxe1 $GR || ksft_fail "ib_write_bw rxe1 -> tonic0"
+perf sbw-rxe ib_send_bw "-s 65536 -n 100" rxe1 $GR tonic0 $G0 || ksft_fail "ib_send_bw tonic0 -> rxe1"
+perf sbw-rxe-tonic ib_send_bw "-s 65536 -n 100" tonic0 $G0 rxe1 $GR ||
+	ksft_fail "ib_send_bw rxe1 -> tonic0"
+perf slat-rxe ib_send_lat "-s 2 -n 200 -C" rxe1 $GR tonic0 $G0 || ksft_fail "ib_send_lat tonic0 <-> rxe1"
+perf slat-rxe-tonic ib_send_lat "-s 2 -n 200 -C" tonic0 $G0 rxe1 $GR ||
+	ksft_fail "ib_send_lat rxe1 <-> tonic0"
+rdma_netem loss 5%
+pp pp-rxe-loss5 rxe1 $GR tonic0 $G0 -n 50 -s 16384 || ksft_fail "ibv_rc_pingpong tonic0 -> rxe1 at 5 % loss"
+rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 
