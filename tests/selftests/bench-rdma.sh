@@ -10,8 +10,9 @@
 # pass/fail timing.  Under TCG every figure is an emulated CPU's: compare
 # the columns, not the absolute numbers.  perftest's bandwidth comes from
 # the TSC and its idea of the CPU's MHz, which under TCG is sometimes
-# wrong: a run that moved every byte can report 0.000000 Gb/s (seen for
-# both devices); the xfer row does not depend on it.
+# wrong: a run that moved every byte can report 0.000000 Gb/s (seen in
+# tonic0 -> tonic1 runs whose counters show every response delivered);
+# the xfer row does not depend on it.
 # timeout: 1200
 . /tests/rdma-lib.sh
 R=${BENCH_RUNS:-3}	# runs per cell; the median is reported
