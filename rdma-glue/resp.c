@@ -158,6 +158,25 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 }
 
 /*
+ * Is the response with @psn still to be sent?  A repeated request for it
+ * (the requester timed out while it waited in the queue) adds nothing.
+ */
+static bool trd_resp_read_queued(const struct trd_qp *qp, u32 psn)
+{
+	u32 i, left;
+
+	for (i = qp->rd_head; i != qp->rd_tail; i++) {
+		const struct trd_rd_res *res = &qp->rd[i % TRD_MAX_RD_ATOM];
+
+		left = max_t(u32, 1, DIV_ROUND_UP(res->len, qp->mtu));
+		if (trd_psn_cmp(psn, res->psn) >= 0 &&
+		    trd_psn_cmp(psn, trd_psn_add(res->psn, left)) < 0)
+			return true;
+	}
+	return false;
+}
+
+/*
  * A READ request: checked now (rkey, PD, access, the MR's bounds), queued
  * for the responder's work item, which sends a response packet per PSN of
  * it (FIRST/MIDDLE/LAST or ONLY, AETH on the first and last) in the
@@ -192,6 +211,8 @@ static struct sk_buff *trd_resp_read(struct trd_qp *qp, const struct trd_bth *bt
 		    len > mr->length || va - mr->iova > mr->length - len)
 			return dup ? NULL : trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
 	}
+	if (dup && trd_resp_read_queued(qp, psn))
+		return NULL;
 	if (qp->rd_tail - qp->rd_head >= TRD_MAX_RD_ATOM) {
 		trd_count(qp->dev, TRD_CNT_READ_REQ_DROPS, 1);
 		return NULL;
