@@ -8,7 +8,9 @@
 # space, as rxe sends and expects them); ib_read_bw (perftest) in each
 # pairing.  The READ responder's and requester's counters move, a lost
 # response is recovered (the flow goes back N and the READ is asked for
-# again from the missing PSN), no flow is left, and the module unloads.
+# again from the missing PSN); a peer that vanishes mid-READ ends the
+# other side's transfer with an error, not a hang; no flow is left, and the
+# module unloads.
 # timeout: 900
 . /tests/rdma-lib.sh
 XFER=/usr/bin/tonic_rdma_xfer
@@ -85,6 +87,41 @@ r=$(($(counter tonic0 retrans_packets) + $(counter tonic1 retrans_packets)))
 [ "$r" -gt 0 ] || ksft_fail "no flow retransmission at 1 % loss"
 [ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left"
 [ "$(counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left"
+
+# vanish WHO: a long transfer tonic0 -> tonic1 (READs and WRITEs in
+# flight) whose server (WHO=server: the READ responder's process) or client
+# (the requester's) is killed after 3 s.  A vanished responder: the
+# requester's READ ends in an error completion (its flow gives up after
+# its timeouts) and the client exits in error; a vanished requester: the
+# server just sees the side channel close.  Both within 150 s.
+vanish() {
+	$XFER -d tonic1 -g $G1 -p 18517 -s 4194304 -n 1000 > /tmp/v.server 2>&1 &
+	_sp=$!
+	rdma_wait_listen 18517 || return 1
+	$XFER -d tonic0 -g $G0 -p 18517 -s 4194304 -n 1000 $RDMA_B > /tmp/v.client 2>&1 &
+	_cp=$!
+	sleep $((3 * TONIC_TIMEOUT_SCALE))
+	if [ $1 = server ]; then kill -KILL $_sp; _w=$_cp; else kill -KILL $_cp; _w=$_sp; fi
+	_i=0
+	while kill -0 $_w 2>/dev/null && [ $_i -lt $((150 * TONIC_TIMEOUT_SCALE)) ]; do
+		sleep 1
+		_i=$((_i + 1))
+	done
+	kill -KILL $_sp $_cp 2>/dev/null
+	wait $_sp $_cp
+	sed 's/^/    server: /' /tmp/v.server
+	sed 's/^/    client: /' /tmp/v.client
+	echo "vanish $1: the survivor ended after ${_i}s"
+	[ $_i -lt $((150 * TONIC_TIMEOUT_SCALE)) ]
+}
+vanish server || ksft_fail "the requester did not end after its responder vanished"
+grep -q "retry counter exceeded" /tmp/v.client ||
+	ksft_fail "no retry-exceeded completion after the responder vanished"
+vanish client || ksft_fail "the server did not end after its requester vanished"
+xfer xfer-after tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 2 ||
+	ksft_fail "tonic_rdma_xfer after a peer vanished"
+[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after a peer vanished"
+[ "$(counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left after a peer vanished"
 
 # Against Soft-RoCE: rxe1 on vethB instead of tonic1, both roles.
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
