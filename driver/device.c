@@ -121,9 +121,13 @@ static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic
 	if (df->flags & TONIC_DEV_FLOW_SELF)
 		owner = TONIC_FLOW_OWNER_DEVICE;
 	else if (priv && cl && cl->info && !cl->info(priv, fi))
-		owner = TONIC_FLOW_OWNER_SOCKET;
-	if (owner != TONIC_FLOW_OWNER_SOCKET)
+		owner = fi->owner == TONIC_FLOW_OWNER_RDMA_QP ? TONIC_FLOW_OWNER_RDMA_QP :
+								TONIC_FLOW_OWNER_SOCKET;
+	if (owner != TONIC_FLOW_OWNER_SOCKET && owner != TONIC_FLOW_OWNER_RDMA_QP)
 		memset(fi, 0, sizeof(*fi));
+	/* Only a socket's flow is charged to, and shown in, its namespace. */
+	if (owner != TONIC_FLOW_OWNER_SOCKET)
+		fi->net = NULL;
 	/* The socket holds its namespace while the flow is attached: read it now. */
 	fi->netns_inum = fi->net ? fi->net->ns.inum : 0;
 	fi->program[sizeof(fi->program) - 1] = 0;

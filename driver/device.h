@@ -53,6 +53,9 @@ struct tonic_flow_info {
 	u32 sub_delay_us;		/* T */
 	u32 state;			/* TONIC_SK_* */
 	u32 netns_inum;			/* set by device.c from @net while it is alive */
+	u32 owner;			/* TONIC_FLOW_OWNER_SOCKET (0) or _RDMA_QP */
+	char rdma_dev[64];		/* _RDMA_QP: the RDMA device (IB_DEVICE_NAME_MAX) */
+	u32 qpn;			/* ... and the queue pair */
 };
 
 /* The consumer of a flow's output (descriptors and notifications). */

@@ -48,27 +48,29 @@ int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int
 	    (fi->program[0] && nla_put_string(skb, TONIC_A_FLOW_PROGRAM, fi->program)) ||
 	    nla_put_u32(skb, TONIC_A_FLOW_SEG_SIZE, fi->seg_size))
 		return -EMSGSIZE;
-	if (owner == TONIC_FLOW_OWNER_SOCKET) {
-		if (nla_put_u32(skb, TONIC_A_FLOW_SUB_DELAY_US, fi->sub_delay_us) ||
-		    nla_put_u32(skb, TONIC_A_FLOW_SK_STATE, fi->state))
-			return -EMSGSIZE;
-		if (fi->netns_inum && nla_put_u32(skb, TONIC_A_FLOW_NETNS_INUM, fi->netns_inum))
-			return -EMSGSIZE;
-		if (fi->family == AF_INET &&
-		    (nla_put_u16(skb, TONIC_A_FLOW_FAMILY, AF_INET) ||
-		     nla_put_in_addr(skb, TONIC_A_FLOW_LOCAL_IPV4, fi->saddr4) ||
-		     nla_put_in_addr(skb, TONIC_A_FLOW_REMOTE_IPV4, fi->daddr4)))
-			return -EMSGSIZE;
-		if (fi->family == AF_INET6 &&
-		    (nla_put_u16(skb, TONIC_A_FLOW_FAMILY, AF_INET6) ||
-		     nla_put_in6_addr(skb, TONIC_A_FLOW_LOCAL_IPV6, &fi->saddr6) ||
-		     nla_put_in6_addr(skb, TONIC_A_FLOW_REMOTE_IPV6, &fi->daddr6)))
-			return -EMSGSIZE;
-		if ((fi->family == AF_INET || fi->family == AF_INET6) &&
-		    (nla_put_be16(skb, TONIC_A_FLOW_LOCAL_PORT, fi->sport) ||
-		     nla_put_be16(skb, TONIC_A_FLOW_REMOTE_PORT, fi->dport)))
-			return -EMSGSIZE;
-	}
+	if (owner == TONIC_FLOW_OWNER_SOCKET &&
+	    (nla_put_u32(skb, TONIC_A_FLOW_SUB_DELAY_US, fi->sub_delay_us) ||
+	     nla_put_u32(skb, TONIC_A_FLOW_SK_STATE, fi->state) ||
+	     (fi->netns_inum && nla_put_u32(skb, TONIC_A_FLOW_NETNS_INUM, fi->netns_inum))))
+		return -EMSGSIZE;
+	if (owner == TONIC_FLOW_OWNER_RDMA_QP &&
+	    (nla_put_string(skb, TONIC_A_FLOW_RDMA_DEV, fi->rdma_dev) ||
+	     nla_put_u32(skb, TONIC_A_FLOW_QPN, fi->qpn)))
+		return -EMSGSIZE;
+	if (fi->family == AF_INET &&
+	    (nla_put_u16(skb, TONIC_A_FLOW_FAMILY, AF_INET) ||
+	     nla_put_in_addr(skb, TONIC_A_FLOW_LOCAL_IPV4, fi->saddr4) ||
+	     nla_put_in_addr(skb, TONIC_A_FLOW_REMOTE_IPV4, fi->daddr4)))
+		return -EMSGSIZE;
+	if (fi->family == AF_INET6 &&
+	    (nla_put_u16(skb, TONIC_A_FLOW_FAMILY, AF_INET6) ||
+	     nla_put_in6_addr(skb, TONIC_A_FLOW_LOCAL_IPV6, &fi->saddr6) ||
+	     nla_put_in6_addr(skb, TONIC_A_FLOW_REMOTE_IPV6, &fi->daddr6)))
+		return -EMSGSIZE;
+	if ((fi->family == AF_INET || fi->family == AF_INET6) &&
+	    (nla_put_be16(skb, TONIC_A_FLOW_LOCAL_PORT, fi->sport) ||
+	     nla_put_be16(skb, TONIC_A_FLOW_REMOTE_PORT, fi->dport)))
+		return -EMSGSIZE;
 	if (reason && nla_put_u32(skb, TONIC_A_FLOW_FAIL_REASON, reason))
 		return -EMSGSIZE;
 	if (!st)

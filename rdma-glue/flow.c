@@ -13,6 +13,7 @@
  * schedule the QP's work, nothing more.
  */
 #include <linux/moduleparam.h>
+#include <uapi/linux/tonic.h>
 #include "tonic_rdma.h"
 
 /*
@@ -55,9 +56,31 @@ static void trd_flow_note(void *priv, const struct tonic_note *n)
 	queue_work(system_wq, &qp->req_work);
 }
 
+/*
+ * What "tonic flow show" says of the flow: the QP and its IPv4/UDP
+ * addresses.  Under the device's lock, any context: no QP lock (the
+ * fields are set before the flow is attached and while the QP is in RTS).
+ * Charged to, and shown in, init_net: an RDMA device is not a namespace's.
+ */
+static int trd_flow_info(void *priv, struct tonic_flow_info *fi)
+{
+	struct trd_qp *qp = priv;
+
+	fi->owner = TONIC_FLOW_OWNER_RDMA_QP;
+	strscpy(fi->rdma_dev, dev_name(&qp->dev->ib.dev), sizeof(fi->rdma_dev));
+	fi->qpn = qp->ib.qp_num;
+	fi->family = AF_INET;
+	fi->saddr4 = READ_ONCE(qp->saddr);
+	fi->daddr4 = READ_ONCE(qp->daddr);
+	fi->sport = htons(qp->sport);
+	fi->dport = htons(TRD_UDP_DPORT);
+	return 0;
+}
+
 static const struct tonic_flow_client trd_flow_client = {
 	.desc = trd_flow_desc,
 	.note = trd_flow_note,
+	.info = trd_flow_info,
 };
 
 bool trd_flow_pop(struct trd_qp *qp, struct trd_txd *d)

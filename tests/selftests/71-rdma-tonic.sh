@@ -89,6 +89,23 @@ wait
 cat /tmp/pp-flow.res
 grep -q '^rc 0' /tmp/pp-flow.res || ksft_fail "ibv_rc_pingpong (flow shown)"
 [ $seen = 1 ] || ksft_fail "no two rc flows with segments sent during the transfer"
+# The flows say whose they are: owner rdma-qp, the RDMA device, the QP
+# (one of the QPNs ibv_rc_pingpong printed as local) and its RoCEv2 UDP
+# addresses and ports.
+qpns=$(grep -ho 'local address: .*QPN 0x[0-9a-f]*' /tmp/pp-flow.server /tmp/pp-flow.client |
+	sed 's/.*QPN //' | while read -r h; do printf '%d ' "$h"; done)
+echo "ibv_rc_pingpong's local QPNs: $qpns"
+for k in 0 1; do
+	o=$(jget "[$k].owner") d=$(jget "[$k].rdma_dev") q=$(jget "[$k].qpn") rp=$(jget "[$k].rport")
+	l=$(jget "[$k].local") r=$(jget "[$k].remote")
+	echo "flow $k: owner $o rdma_dev $d qpn $q local $l remote $r rport $rp"
+	[ "$o" = rdma-qp ] || ksft_fail "flow $k: owner $o, not rdma-qp"
+	case $d in tonic0|tonic1) ;; *) ksft_fail "flow $k: rdma_dev '$d'" ;; esac
+	case " $qpns" in *" $q "*) ;; *) ksft_fail "flow $k: qpn $q is none of $qpns" ;; esac
+	[ "$rp" = 4791 ] || ksft_fail "flow $k: remote port $rp, not 4791"
+	case "$l $r" in "$RDMA_A $RDMA_B"|"$RDMA_B $RDMA_A") ;;
+	*) ksft_fail "flow $k: addresses $l -> $r" ;; esac
+done
 jrun flow show prog rc
 assert_eq "rc flows after the QPs are gone" "$(jget '#')" 0
 pp pp-events tonic1 $G1 tonic0 $G0 -n 100 -e || ksft_fail "ibv_rc_pingpong -e"

@@ -18,6 +18,7 @@ static const char *owner_name(uint32_t o)
 	switch (o) {
 	case TONIC_FLOW_OWNER_SOCKET: return "socket";
 	case TONIC_FLOW_OWNER_DEVICE: return "device";
+	case TONIC_FLOW_OWNER_RDMA_QP: return "rdma-qp";
 	default: return "unknown";
 	}
 }
@@ -55,6 +56,10 @@ void flow_print(struct nlattr **tb, const char *event)
 	out_str("dev", tn_str(tb[TONIC_A_FLOW_DEV]));
 	out_u64(json ? "id" : "flow", tn_u32(tb[TONIC_A_FLOW_ID]));
 	out_str("owner", owner_name(owner));
+	if (tb[TONIC_A_FLOW_RDMA_DEV]) {
+		out_str("rdma_dev", tn_str(tb[TONIC_A_FLOW_RDMA_DEV]));
+		out_u64("qpn", tn_u32(tb[TONIC_A_FLOW_QPN]));
+	}
 	if (tb[TONIC_A_FLOW_PROGRAM])
 		out_str("prog", tn_str(tb[TONIC_A_FLOW_PROGRAM]));
 	out_u64("seg_size", tn_u32(tb[TONIC_A_FLOW_SEG_SIZE]));

@@ -18,11 +18,14 @@
  * @TONIC_FLOW_OWNER_SOCKET: A TCP socket (sock-glue).
  * @TONIC_FLOW_OWNER_DEVICE: The driver itself (self-test).
  * @TONIC_FLOW_OWNER_UNKNOWN: A client that gave no information.
+ * @TONIC_FLOW_OWNER_RDMA_QP: An RDMA queue pair (tonic_rdma.ko); rdma-dev and
+ *   qpn name it.
  */
 enum tonic_flow_owner {
 	TONIC_FLOW_OWNER_SOCKET,
 	TONIC_FLOW_OWNER_DEVICE,
 	TONIC_FLOW_OWNER_UNKNOWN,
+	TONIC_FLOW_OWNER_RDMA_QP,
 };
 
 /**
@@ -95,6 +98,8 @@ enum {
 	TONIC_A_FLOW_FAIL_REASON,
 	TONIC_A_FLOW_PAD,
 	TONIC_A_FLOW_ALL_NETNS,
+	TONIC_A_FLOW_RDMA_DEV,
+	TONIC_A_FLOW_QPN,
 
 	__TONIC_A_FLOW_MAX,
 	TONIC_A_FLOW_MAX = (__TONIC_A_FLOW_MAX - 1)
