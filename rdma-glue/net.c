@@ -125,8 +125,11 @@ void trd_pkt_seal(struct trd_dev *dev, struct sk_buff *skb)
 /* ICRC, then out through the route.  Consumes @skb. */
 int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb)
 {
+	int err;
+
 	trd_pkt_seal(qp->dev, skb);
-	return net_xmit_eval(ip_local_out(dev_net(skb_dst(skb)->dev), NULL, skb));
+	err = ip_local_out(dev_net(skb_dst(skb)->dev), NULL, skb);
+	return net_xmit_eval(err);
 }
 
 static bool trd_addr_is_mine(struct net_device *ndev, __be32 daddr)
