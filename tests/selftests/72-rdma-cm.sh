@@ -39,19 +39,20 @@ counter() {
 cm() {
 	_n=$1 _s=$2 _c=$3
 	_a0=$(_rdma_stat $RDMA_NETDEV_A tx_packets) _b0=$(_rdma_stat $RDMA_NETDEV_B tx_packets)
-	_t0=$(counter tonic0 tx_packets) _r0=$(counter tonic0 rx_packets)
-	_x0=$(counter tonic0 bad_packets)
+	# (not _t0, _t: rdma_run's)
+	_ct0=$(counter tonic0 tx_packets) _cr0=$(counter tonic0 rx_packets)
+	_cx0=$(counter tonic0 bad_packets)
 	rdma_run "$_n" 120 $PORT "$UCMATOSE -f ip -b $_s -p $PORT -C 10 -S 100" \
 		"$UCMATOSE -f ip -s $_s -b $_c -p $PORT -C 10 -S 100" || return 1
 	_a=$(($(_rdma_stat $RDMA_NETDEV_A tx_packets) - _a0))
 	_b=$(($(_rdma_stat $RDMA_NETDEV_B tx_packets) - _b0))
-	_t=$(($(counter tonic0 tx_packets) - _t0)) _r=$(($(counter tonic0 rx_packets) - _r0))
-	_x=$(($(counter tonic0 bad_packets) - _x0))
-	echo "$_n: $RDMA_NETDEV_A tx +$_a, $RDMA_NETDEV_B tx +$_b; tonic0 tx_packets +$_t rx_packets +$_r bad_packets +$_x"
+	_ct=$(($(counter tonic0 tx_packets) - _ct0)) _cr=$(($(counter tonic0 rx_packets) - _cr0))
+	_cx=$(($(counter tonic0 bad_packets) - _cx0))
+	echo "$_n: $RDMA_NETDEV_A tx +$_a, $RDMA_NETDEV_B tx +$_b; tonic0 tx_packets +$_ct rx_packets +$_cr bad_packets +$_cx"
 	# The CM MADs (REQ, REP, RTU, DREQ, DREP) and 10 SENDs each way at least.
 	[ $_a -ge 13 ] && [ $_b -ge 13 ] || { echo "$_n: the run did not cross the veth pair"; return 1; }
-	[ $_t -ge 13 ] && [ $_r -ge 13 ] || { echo "$_n: tonic0 did not send and receive it"; return 1; }
-	[ $_x = 0 ] || { echo "$_n: tonic0 dropped $_x bad packets"; return 1; }
+	[ $_ct -ge 13 ] && [ $_cr -ge 13 ] || { echo "$_n: tonic0 did not send and receive it"; return 1; }
+	[ $_cx = 0 ] || { echo "$_n: tonic0 dropped $_cx bad packets"; return 1; }
 	grep -q 'return status 0' /tmp/$_n.client && grep -q 'return status 0' /tmp/$_n.server
 }
 
