@@ -199,6 +199,7 @@ const struct ib_device_ops trd_dev_ops = {
 	.create_ah = trd_create_ah,
 	.create_cq = trd_create_cq,
 	.create_qp = trd_create_qp,
+	.create_user_ah = trd_create_ah,
 	.dealloc_driver = trd_dealloc_driver,
 	.dealloc_pd = trd_dealloc_pd,
 	.dealloc_ucontext = trd_dealloc_ucontext,
