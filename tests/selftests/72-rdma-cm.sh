@@ -4,7 +4,8 @@
 # CM MADs of rdma_cm with the peer: ucmatose (rdmacm-utils: connect, SENDs
 # both ways over the RC QPs, disconnect) and udaddy (userspace UD QPs and
 # address handles, resolved by SIDR) tonic0 <-> tonic1 in both roles, then
-# tonic0 <-> rxe1 (Soft-RoCE) in both roles.  Each run's packets
+# tonic0 <-> rxe1 (Soft-RoCE) in both roles.  Crafted datagrams (wrong
+# Q_Key or P_Key, no such QP, QP0, a short DETH) are dropped and counted.  Each run's packets
 # crossed the veth pair (its counters and the devices' rx/tx counters move,
 # no bad packets), no Tonic flow is left after, and the module unloads.
 # rping (it RDMA-READs) must pass once tonic_rdma serves READ (the
@@ -105,6 +106,53 @@ sed -n '/^ud-tonic-rev: /p' /tmp/ud-tonic-rev.out
 [ $r = 0 ] || { cat /tmp/ud-tonic-rev.out; ksft_fail "udaddy tonic1 -> tonic0"; }
 sed 's/^/    client: /' /tmp/cm-tonic.client
 sed 's/^/    client: /' /tmp/ud-tonic.client
+
+# Hostile datagrams at tonic0 (raw IPv4 from vethB's address, ICRC right):
+# each of these must be dropped and counted as a bad packet, and a well-formed
+# one to QP1 (a MAD ib_mad discards: base version 0) must not.
+cat > /tmp/ud_inject.py <<'PYEOF'
+import socket, struct, sys, zlib
+src, dst = sys.argv[1], sys.argv[2]
+
+def icrc(ip, udp, rest):
+    ps = bytearray(ip + udp + rest[:12])
+    ps[1] = 0xff; ps[8] = 0xff; ps[10:12] = b"\xff\xff"   # TOS, TTL, IP checksum
+    ps[26:28] = b"\xff\xff"                               # UDP checksum
+    ps[32] = 0xff                                         # BTH reserved byte
+    return struct.pack("<I", zlib.crc32(bytes(ps) + rest[12:], 0xdebb20e3 ^ 0xffffffff))
+
+def pkt(op, pkey, qpn, ext, pay=b""):
+    bth = struct.pack("!BBHII", op, 0, pkey, qpn, 0)
+    rest = bth + ext + pay
+    tot = 20 + 8 + len(rest) + 4
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, tot, 0x1234, 0x4000, 64, 17, 0,
+                     socket.inet_aton(src), socket.inet_aton(dst))
+    udp = struct.pack("!HHHH", 0xc123, 4791, tot - 20, 0)
+    return ip + udp + rest + icrc(ip, udp, rest)
+
+deth = lambda qkey, sqpn: struct.pack("!II", qkey, sqpn)
+QP1 = 0x80010000
+cases = [
+    ("wrong Q_Key to QP1", pkt(0x64, 0xffff, 1, deth(0x12345678, 1), bytes(256))),
+    ("P_Key 0", pkt(0x64, 0x0000, 1, deth(QP1, 1), bytes(256))),
+    ("no such QP", pkt(0x64, 0xffff, 0x123456, deth(QP1, 1), bytes(256))),
+    ("QP0", pkt(0x64, 0xffff, 0, deth(QP1, 1), bytes(256))),
+    ("DETH cut short", pkt(0x65, 0xffff, 1, deth(QP1, 1))),
+    ("good MAD to QP1", pkt(0x64, 0xffff, 1, deth(QP1, 1), bytes(256))),
+]
+s = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+for name, p in cases:
+    s.sendto(p, (dst, 0))
+    print("sent:", name, len(p), "bytes")
+PYEOF
+x0=$(counter tonic0 bad_packets) r0=$(counter tonic0 rx_packets) i0=$(counter tonic0 icrc_errors)
+/usr/bin/python3 /tmp/ud_inject.py $RDMA_B $RDMA_A || ksft_fail "ud_inject.py"
+sleep 1
+x=$(($(counter tonic0 bad_packets) - x0)) r=$(($(counter tonic0 rx_packets) - r0))
+i=$(($(counter tonic0 icrc_errors) - i0))
+echo "ud-inject: tonic0 rx_packets +$r bad_packets +$x icrc_errors +$i"
+[ $i = 0 ] || ksft_fail "the injected packets' ICRC was wrong"
+[ $r = 6 ] && [ $x = 5 ] || ksft_fail "5 of the 6 injected datagrams should count as bad"
 
 # rping needs RDMA READ (the server reads the client's buffer).
 if [ -n "$(counter tonic0 read_resp_sent)" ]; then
