@@ -37,13 +37,13 @@ counter() {
 		awk -v n="$2" '$0 == n { getline v; print v + 0; exit }'
 }
 
-# cm NAME SERVERADDR CLIENTADDR [udaddy]: ucmatose (RC: connect, 10
+# cm NAME SERVERADDR CLIENTADDR ucmatose|udaddy: ucmatose (RC: connect, 10
 # messages of 100 bytes each way, disconnect) or udaddy (UD QPs: SIDR
 # through the GSI QPs, then 10 datagrams to the server and 10 replies);
 # the veth pair and tonic0's counters must move, no bad packets.
 cm() {
 	_n=$1 _s=$2 _c=$3 _tool=$UCMATOSE _port=$PORT
-	[ "${4:-}" = udaddy ] && _tool=$UDADDY _port=7174
+	[ "$4" = udaddy ] && _tool=$UDADDY _port=7174
 	_a0=$(_rdma_stat $RDMA_NETDEV_A tx_packets) _b0=$(_rdma_stat $RDMA_NETDEV_B tx_packets)
 	# (not _t0, _t: rdma_run's)
 	_ct0=$(counter tonic0 tx_packets) _cr0=$(counter tonic0 rx_packets)
@@ -65,6 +65,15 @@ cm() {
 	[ $_ct -ge 11 ] && [ $_cr -ge 11 ] || { echo "$_n: tonic0 did not send and receive it"; return 1; }
 	[ $_cx = 0 ] || { echo "$_n: tonic0 dropped $_cx bad packets"; return 1; }
 	grep -q 'return status 0' /tmp/$_n.client && grep -q 'return status 0' /tmp/$_n.server
+}
+
+# pair NAME SERVERADDR CLIENTADDR TOOL WHAT: cm, its summary line printed,
+# the whole output and ksft_fail WHAT if it failed.
+pair() {
+	cm "$1" "$2" "$3" "$4" > /tmp/$1.out
+	_pr=$?
+	sed -n "/^$1: /p" /tmp/$1.out
+	[ $_pr = 0 ] || { cat /tmp/$1.out; ksft_fail "$5"; }
 }
 
 # try_rping NAME SERVERADDR: rping -v -C 10, client from the other end.
@@ -93,17 +102,14 @@ echo "loaded: $(awk '$1 ~ /^(ib_core|ib_cm|iw_cm|rdma_cm|rdma_ucm|ib_uverbs|toni
 $RDMA res show qp link tonic0/1 | grep -q 'lqpn 1 .*type GSI' ||
 	{ $RDMA res show qp; ksft_fail "tonic0 has no GSI QP"; }
 
-cm cm-tonic $RDMA_B $RDMA_A > /tmp/cm-tonic.out; r=$?
-sed -n '/^cm-tonic: /p' /tmp/cm-tonic.out; [ $r = 0 ] || { cat /tmp/cm-tonic.out; ksft_fail "ucmatose tonic0 -> tonic1"; }
-cm cm-tonic-rev $RDMA_A $RDMA_B > /tmp/cm-tonic-rev.out; r=$?
-sed -n '/^cm-tonic-rev: /p' /tmp/cm-tonic-rev.out
-[ $r = 0 ] || { cat /tmp/cm-tonic-rev.out; ksft_fail "ucmatose tonic1 -> tonic0"; }
-cm ud-tonic $RDMA_B $RDMA_A udaddy > /tmp/ud-tonic.out; r=$?
-sed -n '/^ud-tonic: /p' /tmp/ud-tonic.out
-[ $r = 0 ] || { cat /tmp/ud-tonic.out; ksft_fail "udaddy tonic0 -> tonic1"; }
-cm ud-tonic-rev $RDMA_A $RDMA_B udaddy > /tmp/ud-tonic-rev.out; r=$?
-sed -n '/^ud-tonic-rev: /p' /tmp/ud-tonic-rev.out
-[ $r = 0 ] || { cat /tmp/ud-tonic-rev.out; ksft_fail "udaddy tonic1 -> tonic0"; }
+pair cm-tonic $RDMA_B $RDMA_A ucmatose "ucmatose tonic0 -> tonic1"
+pair cm-tonic-rev $RDMA_A $RDMA_B ucmatose "ucmatose tonic1 -> tonic0"
+pair ud-tonic $RDMA_B $RDMA_A udaddy "udaddy tonic0 -> tonic1"
+pair ud-tonic-rev $RDMA_A $RDMA_B udaddy "udaddy tonic1 -> tonic0"
+# 10 % loss both ways: ib_cm resends lost CM MADs, the flows lost SENDs.
+rdma_netem loss 10%
+pair cm-loss10 $RDMA_B $RDMA_A ucmatose "ucmatose tonic0 -> tonic1 at 10 % loss"
+rdma_netem_del
 sed 's/^/    client: /' /tmp/cm-tonic.client
 sed 's/^/    client: /' /tmp/ud-tonic.client
 
@@ -173,18 +179,10 @@ $MODPROBE rdma_rxe || ksft_fail "modprobe rdma_rxe"
 RDMA_DEV_B=rxe1
 $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
 wait_link rxe1 $RDMA_B || ksft_fail "rxe1"
-cm cm-rxe-srv $RDMA_B $RDMA_A > /tmp/cm-rxe-srv.out; r=$?
-sed -n '/^cm-rxe-srv: /p' /tmp/cm-rxe-srv.out
-[ $r = 0 ] || { cat /tmp/cm-rxe-srv.out; ksft_fail "ucmatose tonic0 -> rxe1 (rxe server)"; }
-cm cm-tonic-srv $RDMA_A $RDMA_B > /tmp/cm-tonic-srv.out; r=$?
-sed -n '/^cm-tonic-srv: /p' /tmp/cm-tonic-srv.out
-[ $r = 0 ] || { cat /tmp/cm-tonic-srv.out; ksft_fail "ucmatose rxe1 -> tonic0 (tonic server)"; }
-cm ud-rxe-srv $RDMA_B $RDMA_A udaddy > /tmp/ud-rxe-srv.out; r=$?
-sed -n '/^ud-rxe-srv: /p' /tmp/ud-rxe-srv.out
-[ $r = 0 ] || { cat /tmp/ud-rxe-srv.out; ksft_fail "udaddy tonic0 -> rxe1 (rxe server)"; }
-cm ud-tonic-srv $RDMA_A $RDMA_B udaddy > /tmp/ud-tonic-srv.out; r=$?
-sed -n '/^ud-tonic-srv: /p' /tmp/ud-tonic-srv.out
-[ $r = 0 ] || { cat /tmp/ud-tonic-srv.out; ksft_fail "udaddy rxe1 -> tonic0 (tonic server)"; }
+pair cm-rxe-srv $RDMA_B $RDMA_A ucmatose "ucmatose tonic0 -> rxe1 (rxe server)"
+pair cm-tonic-srv $RDMA_A $RDMA_B ucmatose "ucmatose rxe1 -> tonic0 (tonic server)"
+pair ud-rxe-srv $RDMA_B $RDMA_A udaddy "udaddy tonic0 -> rxe1 (rxe server)"
+pair ud-tonic-srv $RDMA_A $RDMA_B udaddy "udaddy rxe1 -> tonic0 (tonic server)"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 [ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
