@@ -61,7 +61,7 @@ help:
 	@echo "               its man page, <linux/tonic.h> and <linux/tonic_nl.h>, the YNL spec (share/ynl/specs);"
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
-	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe, later tonic0"
+	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe vs tonic_rdma.ko"
 	@echo "  ynl-gen      regenerate the uapi header and kernel policies from the YNL spec"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"

@@ -30,6 +30,9 @@ void trd_send_wc(struct trd_qp *qp, const struct trd_swqe *wqe, enum ib_wc_statu
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 		wc.opcode = IB_WC_RDMA_WRITE;
 		break;
+	case IB_WR_RDMA_READ:
+		wc.opcode = IB_WC_RDMA_READ;
+		break;
 	default:
 		wc.opcode = IB_WC_SEND;
 		break;
@@ -43,6 +46,21 @@ void trd_send_wc(struct trd_qp *qp, const struct trd_swqe *wqe, enum ib_wc_statu
  */
 static void trd_comp_fail(struct trd_qp *qp, enum ib_wc_status st);
 
+/* The WQEs wholly before PSN @una complete; the lock held. */
+static void trd_comp_upto(struct trd_qp *qp, u32 una)
+{
+	while (qp->sq.cons != qp->sq.prod) {
+		struct trd_swqe *wqe = &qp->sq.wqe[qp->sq.cons % qp->sq.size];
+
+		if (trd_psn_cmp(trd_psn_add(wqe->first_psn, wqe->npkts), una) > 0)
+			break;
+		if (wqe->opcode == IB_WR_RDMA_READ && qp->rd_out)
+			qp->rd_out--;
+		trd_send_wc(qp, wqe, IB_WC_SUCCESS);
+		qp->sq.cons++;
+	}
+}
+
 void trd_comp_flow(struct trd_qp *qp, u32 acked, bool failed)
 {
 	u32 una;
@@ -51,14 +69,7 @@ void trd_comp_flow(struct trd_qp *qp, u32 acked, bool failed)
 		return;
 	if (tonic_after(acked, qp->una_seg) && !tonic_after(acked, qp->seg_tail)) {
 		una = trd_psn_add(qp->isn, acked);
-		while (qp->sq.cons != qp->sq.prod) {
-			struct trd_swqe *wqe = &qp->sq.wqe[qp->sq.cons % qp->sq.size];
-
-			if (trd_psn_cmp(trd_psn_add(wqe->first_psn, wqe->npkts), una) > 0)
-				break;
-			trd_send_wc(qp, wqe, IB_WC_SUCCESS);
-			qp->sq.cons++;
-		}
+		trd_comp_upto(qp, una);
 		qp->snd_una = una;
 		qp->una_seg = acked;
 		qp->rnr_retries = 0;
@@ -75,6 +86,41 @@ static void trd_comp_fail(struct trd_qp *qp, enum ib_wc_status st)
 		qp->sq.cons++;
 	}
 	trd_qp_error(qp);
+}
+
+/*
+ * The peer answered every PSN before @upto (an ACK, a NAK's PSN, a READ
+ * response's implicit acknowledgement); the lock held.  A READ before it
+ * whose responses did not all arrive lost them: the flow gets a NACK for
+ * the first one missing (*@type), once per gap.  Returns how far the
+ * acknowledgement goes.
+ */
+static u32 trd_comp_answered(struct trd_qp *qp, u32 upto, u32 *type)
+{
+	u32 i, end, from;
+
+	if (trd_psn_cmp(upto, qp->comp_psn) <= 0)
+		return upto;
+	for (i = qp->sq.cons; i != qp->sq.prod; i++) {
+		const struct trd_swqe *wqe = &qp->sq.wqe[i % qp->sq.size];
+
+		if (trd_psn_cmp(wqe->first_psn, upto) >= 0)
+			break;
+		end = trd_psn_add(wqe->first_psn, wqe->npkts);
+		if (wqe->opcode != IB_WR_RDMA_READ || trd_psn_cmp(qp->comp_psn, end) >= 0)
+			continue;
+		from = trd_psn_cmp(qp->comp_psn, wqe->first_psn) > 0 ? qp->comp_psn :
+								       wqe->first_psn;
+		if (from != qp->rd_nak_psn) {
+			qp->rd_nak_psn = from;
+			*type = TONIC_PKT_NACK;
+		}
+		upto = from;
+		break;
+	}
+	if (trd_psn_cmp(upto, qp->comp_psn) > 0)
+		qp->comp_psn = upto;
+	return upto;
 }
 
 void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth)
@@ -95,6 +141,7 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 
 	switch (syn & TRD_AETH_TYPE_MASK) {
 	case TRD_AETH_ACK:
+		upto = trd_comp_answered(qp, upto, &type);
 		in = true;
 		break;
 	case TRD_AETH_RNR_NAK:
@@ -113,7 +160,7 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 		case TRD_NAK_PSN_SEQ_ERR:
 			trd_count(qp->dev, TRD_CNT_NAK_SEQ_RCVD, 1);
 			type = TONIC_PKT_NACK;
-			upto = psn;
+			upto = trd_comp_answered(qp, psn, &type);
 			in = true;
 			break;
 		case TRD_NAK_INVALID_REQ:
@@ -151,4 +198,65 @@ void trd_rnr_timer(struct timer_list *t)
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (go)
 		trd_flow_in(qp, TONIC_PKT_NACK, psn);
+}
+
+/*
+ * A READ response: in PSN order (each acknowledges every PSN before it),
+ * its payload is placed in the READ's local scatter list at its offset,
+ * and the flow gets an ACK at the READ's last response and every
+ * TRD_ACKREQ_EVERY packets.  A response after a gap (one was lost) sends
+ * the flow a NACK for the first missing PSN, once per gap: the flow goes
+ * back N, and the requester asks again for the rest of the READ.
+ * Duplicates are dropped; a response that does not fit the READ it names
+ * (opcode, length) is dropped and counted.
+ */
+void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth)
+{
+	u32 psn = ntohl(bth->apsn) & TRD_PSN_MASK, len = trd_pkt_paylen(skb, bth);
+	u32 type = TONIC_PKT_ACK, upto = psn, k, off;
+	struct trd_swqe *wqe;
+	unsigned long flags;
+	bool in = false, last;
+	u8 op = bth->opcode;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	if (qp->state != IB_QPS_RTS || !qp->flow_on ||
+	    trd_psn_cmp(psn, qp->snd_max) >= 0 || trd_psn_cmp(psn, qp->snd_una) < 0)
+		goto out;
+	wqe = trd_req_wqe(qp, psn);
+	if (!wqe || wqe->opcode != IB_WR_RDMA_READ)
+		goto bad;
+	if (trd_psn_cmp(psn, qp->comp_psn) < 0)
+		goto out;			/* a duplicate */
+	k = (psn - wqe->first_psn) & TRD_PSN_MASK;
+	last = k == wqe->npkts - 1;
+	off = k * qp->mtu;
+	if ((last ? op != TRD_OP_READ_RESP_LAST && op != TRD_OP_READ_RESP_ONLY :
+		    op != TRD_OP_READ_RESP_FIRST && op != TRD_OP_READ_RESP_MIDDLE) ||
+	    len != min(qp->mtu, wqe->length - off))
+		goto bad;
+	/* Everything before it was answered, unless a READ's responses were lost. */
+	upto = trd_comp_answered(qp, psn, &type);
+	if (upto != psn) {
+		in = true;
+		goto out;
+	}
+	if (trd_sge_copy(qp, wqe->sge, wqe->num_sge, off, trd_pkt_payload(bth), len, true)) {
+		trd_comp_upto(qp, psn);		/* those before it succeeded */
+		trd_comp_fail(qp, IB_WC_LOC_PROT_ERR);
+		goto out;
+	}
+	trd_count(qp->dev, TRD_CNT_READ_RESP_RCVD, 1);
+	qp->comp_psn = upto = trd_psn_add(psn, 1);
+	in = last || ++qp->rd_resp_noack >= TRD_ACKREQ_EVERY;
+	if (in)
+		qp->rd_resp_noack = 0;
+out:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (in)
+		trd_flow_in(qp, type, upto);
+	return;
+bad:
+	spin_unlock_irqrestore(&qp->lock, flags);
+	trd_count(qp->dev, TRD_CNT_BAD_PKT, 1);
 }

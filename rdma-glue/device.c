@@ -56,7 +56,7 @@ static int trd_query_device(struct ib_device *ib, struct ib_device_attr *attr,
 	attr->max_pd = TRD_MAX_PD;
 	attr->max_pkeys = 1;
 	attr->max_qp_rd_atom = TRD_MAX_RD_ATOM;
-	attr->max_qp_init_rd_atom = TRD_MAX_RD_ATOM;
+	attr->max_qp_init_rd_atom = TRD_MAX_INIT_RD_ATOM;
 	attr->max_res_rd_atom = TRD_MAX_QP * TRD_MAX_RD_ATOM;
 	attr->local_ca_ack_delay = 15;
 	return 0;
@@ -150,6 +150,9 @@ static const struct rdma_stat_desc trd_stat_descs[TRD_CNT_MAX] = {
 	[TRD_CNT_BAD_PKT].name		= "bad_packets",
 	[TRD_CNT_ACKS_SENT].name	= "acks_sent",
 	[TRD_CNT_ACKS_RCVD].name	= "acks_rcvd",
+	[TRD_CNT_READ_RESP_SENT].name	= "read_resp_sent",
+	[TRD_CNT_READ_RESP_RCVD].name	= "read_resp_rcvd",
+	[TRD_CNT_READ_REQ_DROPS].name	= "read_req_drops",
 	[TRD_CNT_FLOWS].name		= "tonic_flows",
 	[TRD_CNT_FLOW_DESCS].name	= "tonic_flow_descs",
 	[TRD_CNT_FLOW_DESC_DROPS].name	= "tonic_flow_desc_drops",

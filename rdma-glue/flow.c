@@ -127,7 +127,11 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	qp->flow = flow;
 	qp->isn = isn;
 	qp->snd_una = qp->snd_max = isn;
-	qp->una_seg = qp->seg_tail = qp->pushed = 0;
+	qp->comp_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = isn;
+	qp->last_desc_psn = trd_psn_add(isn, TRD_PSN_MASK);
+	qp->una_seg = qp->seg_tail = qp->pushed = qp->push_tail = 0;
+	qp->sq.push = qp->sq.prod;
+	qp->rd_out = 0;
 	qp->flow_on = true;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	trd_count(qp->dev, TRD_CNT_FLOWS, 1);
@@ -160,6 +164,29 @@ void trd_flow_detach(struct trd_qp *qp)
 	trd_count(qp->dev, TRD_CNT_FLOWS, -1);
 }
 
+/*
+ * How far the flow may be told: WQEs in order, a READ only while fewer
+ * than max_rd_atomic are outstanding (the peer answers that many at once,
+ * and a request beyond them is dropped); the lock held.
+ */
+static u32 trd_flow_tail(struct trd_qp *qp)
+{
+	u32 lim = max_t(u32, qp->max_rd_atomic, 1);
+
+	while (qp->sq.push != qp->sq.prod) {
+		const struct trd_swqe *wqe = &qp->sq.wqe[qp->sq.push % qp->sq.size];
+
+		if (wqe->opcode == IB_WR_RDMA_READ) {
+			if (qp->rd_out >= lim)
+				break;
+			qp->rd_out++;
+		}
+		qp->sq.push++;
+		qp->push_tail += wqe->npkts;
+	}
+	return qp->push_tail;
+}
+
 /* Announce the segments of new WQEs; any context but hard IRQ, no QP lock. */
 void trd_flow_push(struct trd_qp *qp)
 {
@@ -169,7 +196,7 @@ void trd_flow_push(struct trd_qp *qp)
 
 	rcu_read_lock();
 	spin_lock_irqsave(&qp->lock, flags);
-	tail = qp->seg_tail;
+	tail = trd_flow_tail(qp);
 	mtu = qp->mtu;
 	if (!qp->flow_on || tail == qp->pushed || qp->state != IB_QPS_RTS) {
 		spin_unlock_irqrestore(&qp->lock, flags);
@@ -194,8 +221,12 @@ out:
 
 /*
  * An ACK (TONIC_PKT_ACK: every PSN before @psn arrived) or a NAK sequence
- * error (TONIC_PKT_NACK: @psn is the one expected) for the flow; softirq
- * or timer context, no QP lock.
+ * error (TONIC_PKT_NACK: @psn is the one expected) for the flow; softirq,
+ * timer or process context, no QP lock.  Never past the last segment the
+ * flow named: a READ's responses may arrive before the flow "sent" its
+ * later PSNs (one request names them all), and the engine drops an ACK
+ * beyond what it sent; the requester acks the rest as the flow names
+ * them (trd_flow_reack).
  */
 void trd_flow_in(struct trd_qp *qp, u32 type, u32 psn)
 {
@@ -210,10 +241,33 @@ void trd_flow_in(struct trd_qp *qp, u32 type, u32 psn)
 	on = qp->flow_on;
 	tdev = qp->tdev;
 	flow = qp->flow;
+	if (trd_psn_cmp(psn, qp->desc_end) > 0)
+		psn = qp->desc_end;
+	if (trd_psn_cmp(psn, qp->flow_in_end) > 0)
+		qp->flow_in_end = psn;
 	pkt.cum_ack = trd_psn_to_seg(qp, psn);
 	pkt.nack = pkt.cum_ack;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (on)
 		tonic_dev_incoming(tdev, flow, &pkt);
 	rcu_read_unlock();
+}
+
+/*
+ * The requester named segments the peer has already answered (a READ's
+ * responses came first): ack them to the flow now.  No QP lock.
+ */
+void trd_flow_reack(struct trd_qp *qp)
+{
+	unsigned long flags;
+	u32 psn;
+	bool go;
+
+	spin_lock_irqsave(&qp->lock, flags);
+	psn = qp->comp_psn;
+	go = qp->flow_on && trd_psn_cmp(psn, qp->flow_in_end) > 0 &&
+	     trd_psn_cmp(qp->desc_end, qp->flow_in_end) > 0;
+	spin_unlock_irqrestore(&qp->lock, flags);
+	if (go)
+		trd_flow_in(qp, TONIC_PKT_ACK, psn);
 }

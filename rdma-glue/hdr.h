@@ -29,6 +29,10 @@ enum {
 	TRD_OP_WRITE_ONLY		= 0x0a,
 	TRD_OP_WRITE_ONLY_IMM		= 0x0b,
 	TRD_OP_READ_REQ			= 0x0c,
+	TRD_OP_READ_RESP_FIRST		= 0x0d,
+	TRD_OP_READ_RESP_MIDDLE		= 0x0e,
+	TRD_OP_READ_RESP_LAST		= 0x0f,
+	TRD_OP_READ_RESP_ONLY		= 0x10,
 	TRD_OP_ACK			= 0x11,
 };
 
@@ -139,6 +143,11 @@ static inline bool trd_op_is_last(u8 op)
 	       op == TRD_OP_WRITE_ONLY || op == TRD_OP_WRITE_ONLY_IMM;
 }
 
+static inline bool trd_op_is_read_resp(u8 op)
+{
+	return op >= TRD_OP_READ_RESP_FIRST && op <= TRD_OP_READ_RESP_ONLY;
+}
+
 static inline bool trd_op_is_ud(u8 op)
 {
 	return op == TRD_OP_UD_SEND_ONLY || op == TRD_OP_UD_SEND_ONLY_IMM;
@@ -151,13 +160,16 @@ static inline unsigned int trd_ud_ext_len(u8 op)
 	       (op == TRD_OP_UD_SEND_ONLY_IMM ? sizeof(struct trd_immdt) : 0);
 }
 
-/* Length of the headers after the BTH for an RC request or ACK opcode. */
+/* Length of the headers after the BTH for an RC or UD opcode. */
 static inline unsigned int trd_op_ext_len(u8 op)
 {
 	if (trd_op_is_ud(op))
 		return trd_ud_ext_len(op);
-	if (op == TRD_OP_ACK)
+	if (op == TRD_OP_ACK || op == TRD_OP_READ_RESP_FIRST || op == TRD_OP_READ_RESP_LAST ||
+	    op == TRD_OP_READ_RESP_ONLY)
 		return sizeof(struct trd_aeth);
+	if (op == TRD_OP_READ_RESP_MIDDLE)
+		return 0;
 	return (trd_op_has_reth(op) ? sizeof(struct trd_reth) : 0) +
 	       (trd_op_has_imm(op) ? sizeof(struct trd_immdt) : 0);
 }

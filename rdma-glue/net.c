@@ -166,8 +166,7 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	}
 	if ((bth->flags & 0x0f) != 0)			/* TVer */
 		goto bad;
-	if (bth->opcode != TRD_OP_ACK && bth->opcode > TRD_OP_WRITE_ONLY_IMM &&
-	    !trd_op_is_ud(bth->opcode))
+	if (bth->opcode > TRD_OP_ACK && !trd_op_is_ud(bth->opcode))
 		goto bad;				/* not (yet) spoken here */
 	ext = trd_op_ext_len(bth->opcode);
 	if (len < sizeof(*bth) + ext + ((bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT))
@@ -186,6 +185,8 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	skb_trim(skb, TRD_L34_LEN + len);		/* drop the ICRC */
 	if (bth->opcode == TRD_OP_ACK)
 		trd_comp_rcv(qp, skb, bth);
+	else if (trd_op_is_read_resp(bth->opcode))
+		trd_comp_read_rcv(qp, skb, bth);
 	else
 		trd_resp_rcv(qp, skb, bth);
 	return;

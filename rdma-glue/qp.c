@@ -12,11 +12,15 @@
 
 static void trd_qp_reset(struct trd_qp *qp)
 {
-	qp->sq.prod = qp->sq.cons = qp->sq.cur = 0;
+	qp->sq.prod = qp->sq.cons = qp->sq.cur = qp->sq.push = 0;
+	qp->push_tail = qp->rd_out = 0;
 	qp->rq.prod = qp->rq.cons = 0;
 	qp->isn = qp->snd_una = qp->snd_max = 0;
 	qp->una_seg = qp->seg_tail = qp->pushed = 0;
-	qp->noack_pkts = 0;
+	qp->noack_pkts = qp->rd_resp_noack = 0;
+	qp->comp_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = 0;
+	qp->last_desc_psn = 0;
+	qp->last_desc_rtx = false;
 	qp->rnr_retries = 0;
 	qp->epsn = 0;
 	qp->msn = 0;
@@ -24,6 +28,8 @@ static void trd_qp_reset(struct trd_qp *qp)
 	qp->in_recv = false;
 	qp->wrkey = 0;
 	qp->wlen = qp->woff = 0;
+	trd_resp_drop_reads(qp);
+	qp->rd_head = qp->rd_tail = 0;
 }
 
 int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_udata *udata)
@@ -77,6 +83,7 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 	spin_lock_init(&qp->txq_lock);
 	timer_setup(&qp->rnr_timer, trd_rnr_timer, 0);
 	INIT_WORK(&qp->req_work, trd_req_work);
+	INIT_WORK(&qp->resp_work, trd_resp_work);
 	trd_qp_reset(qp);
 
 	if (init->qp_type == IB_QPT_GSI) {
@@ -134,6 +141,10 @@ static int trd_qp_check_attr(const struct ib_qp_attr *attr, int mask)
 	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
 		return -EINVAL;
 	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) && attr->max_rd_atomic > TRD_MAX_INIT_RD_ATOM)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) && attr->max_dest_rd_atomic > TRD_MAX_RD_ATOM)
 		return -EINVAL;
 	return 0;
 }
@@ -216,6 +227,10 @@ int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct 
 		qp->rnr_retry = attr->rnr_retry;
 	if (mask & IB_QP_MIN_RNR_TIMER)
 		qp->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	if (mask & IB_QP_RQ_PSN) {
 		qp->epsn = attr->rq_psn & TRD_PSN_MASK;
 		qp->nak_sent = false;
@@ -268,6 +283,8 @@ int trd_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->retry_cnt = qp->retry_cnt;
 	attr->rnr_retry = qp->rnr_retry;
 	attr->min_rnr_timer = qp->min_rnr_timer;
+	attr->max_rd_atomic = qp->max_rd_atomic;
+	attr->max_dest_rd_atomic = qp->max_dest_rd_atomic;
 	attr->cap.max_send_wr = qp->sq.size;
 	attr->cap.max_recv_wr = qp->rq.size;
 	attr->cap.max_send_sge = TRD_MAX_SGE;
@@ -296,6 +313,8 @@ int trd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	trd_flow_detach(qp);
 	del_timer_sync(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
+	cancel_work_sync(&qp->resp_work);
+	kfree_skb(qp->rd_ack);
 	kvfree(qp->txq);
 	kvfree(qp->sq.wqe);
 	kvfree(qp->rq.wqe);
@@ -311,7 +330,9 @@ void trd_qp_error(struct trd_qp *qp)
 		trd_send_wc(qp, &qp->sq.wqe[qp->sq.cons % qp->sq.size], IB_WC_WR_FLUSH_ERR);
 		qp->sq.cons++;
 	}
-	qp->sq.cur = qp->sq.cons;
+	qp->sq.cur = qp->sq.push = qp->sq.cons;
+	qp->rd_out = 0;
+	trd_resp_drop_reads(qp);
 	if (qp->in_recv) {
 		trd_recv_wc(qp, &qp->rwqe, IB_WC_WR_FLUSH_ERR, IB_WC_RECV, 0, NULL);
 		qp->in_recv = false;
@@ -363,6 +384,7 @@ int trd_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr, const struct 
 		wqe = &qp->sq.wqe[qp->sq.prod % qp->sq.size];
 		memset(wqe, 0, sizeof(*wqe));
 		switch (wr->opcode) {
+		case IB_WR_RDMA_READ:
 		case IB_WR_RDMA_WRITE_WITH_IMM:
 		case IB_WR_RDMA_WRITE:
 			wqe->remote_addr = rdma_wr(wr)->remote_addr;

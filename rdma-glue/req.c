@@ -40,7 +40,7 @@ static u8 trd_req_opcode(const struct trd_swqe *wqe, bool first, bool last)
 }
 
 /* The WQE PSN @psn belongs to; the lock held, @psn in [snd_una, snd_max). */
-static struct trd_swqe *trd_req_wqe(struct trd_qp *qp, u32 psn)
+struct trd_swqe *trd_req_wqe(struct trd_qp *qp, u32 psn)
 {
 	struct trd_swqe *wqe;
 	u32 i = qp->sq.cur;
@@ -58,12 +58,35 @@ static struct trd_swqe *trd_req_wqe(struct trd_qp *qp, u32 psn)
 	return NULL;
 }
 
+/*
+ * A READ request for a WQE's PSNs from the @k-th on: the responder answers
+ * each of them with a response packet.  Sent for the first PSN of a run of
+ * them the flow names; the later ones are already asked for.
+ */
+static struct sk_buff *trd_req_read(struct trd_qp *qp, const struct trd_swqe *wqe, u32 psn,
+				    u32 k)
+{
+	u32 off = k * qp->mtu;
+	struct trd_reth *reth;
+	struct sk_buff *skb;
+	void *pay;
+
+	skb = trd_pkt_alloc(qp, TRD_OP_READ_REQ, psn, true, 0, (void **)&reth, &pay);
+	if (!skb)
+		return NULL;
+	reth->va = cpu_to_be64(wqe->remote_addr + off);
+	reth->rkey = cpu_to_be32(wqe->rkey);
+	reth->len = cpu_to_be32(wqe->length - off);
+	return skb;
+}
+
 /* The packet of segment @d->seg; NULL when it is not to be sent (any more). */
 static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 {
 	u32 psn = trd_psn_add(qp->isn, d->seg);
+	bool rtx = d->flags & TONIC_DESC_RTX;
 	u32 k, off, paylen;
-	bool first, last, ackreq;
+	bool first, last, ackreq, run;
 	struct trd_swqe *wqe;
 	struct trd_bth *bth;
 	struct sk_buff *skb;
@@ -78,7 +101,38 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	wqe = trd_req_wqe(qp, psn);
 	if (!wqe)
 		return NULL;
+	if (trd_psn_cmp(psn, qp->desc_end) >= 0)
+		qp->desc_end = trd_psn_add(psn, 1);
+	/* The next PSN of the same run of new data or of one go-back-N round. */
+	run = psn == trd_psn_add(qp->last_desc_psn, 1) && rtx == qp->last_desc_rtx &&
+	      psn != qp->rd_nak_psn;
+	qp->last_desc_psn = psn;
+	qp->last_desc_rtx = rtx;
 	k = (psn - wqe->first_psn) & TRD_PSN_MASK;
+	if (wqe->opcode == IB_WR_RDMA_READ) {
+		/* New data: asked for with its first PSN; a go-back: at its start. */
+		if (k && (run || !rtx))
+			return NULL;
+		/*
+		 * Ask from the first response missing: not again for those that
+		 * arrived (the flow's view lags, it is acked every few), and
+		 * never from a later PSN: rxe answers a repeated READ only if it
+		 * starts at or after the last repeat's start.
+		 */
+		if (trd_psn_cmp(qp->comp_psn, psn) != 0) {
+			if (trd_psn_cmp(qp->comp_psn, trd_psn_add(wqe->first_psn, wqe->npkts)) >= 0)
+				return NULL;
+			if (trd_psn_cmp(qp->comp_psn, wqe->first_psn) > 0)
+				psn = qp->comp_psn;
+			else
+				psn = wqe->first_psn;
+			k = (psn - wqe->first_psn) & TRD_PSN_MASK;
+		}
+		skb = trd_req_read(qp, wqe, psn, k);
+		if (skb && rtx)
+			trd_count(qp->dev, TRD_CNT_RETRANS_PKTS, 1);
+		return skb;
+	}
 	off = k * qp->mtu;
 	paylen = min(qp->mtu, wqe->length - off);
 	first = k == 0;
@@ -157,6 +211,7 @@ static void trd_req_run(struct trd_qp *qp)
 			while ((skb = __skb_dequeue(&q)))
 				trd_pkt_xmit(qp, skb);
 		} while (more);
+		trd_flow_reack(qp);
 		spin_lock_irqsave(&qp->lock, flags);
 	} while (qp->send_again);
 	qp->sending = false;

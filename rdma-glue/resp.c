@@ -157,6 +157,140 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	return NULL;
 }
 
+/*
+ * A READ request: checked now (rkey, PD, access, the MR's bounds), queued
+ * for the responder's work item, which sends a response packet per PSN of
+ * it (FIRST/MIDDLE/LAST or ONLY, AETH on the first and last) in the
+ * request's PSN space.  A new one takes its PSNs from the expected PSN on;
+ * a duplicate (the requester went back N into it, with va and len moved to
+ * the PSN it named) is answered again, within the PSNs already taken.
+ * More than TRD_MAX_RD_ATOM at once: dropped and counted, as if lost
+ * (the requester resends).  The lock held.
+ */
+static struct sk_buff *trd_resp_read(struct trd_qp *qp, const struct trd_bth *bth, u32 psn,
+				     bool dup)
+{
+	const struct trd_reth *reth = trd_pkt_ext(bth);
+	u64 va = be64_to_cpu(reth->va);
+	u32 rkey = be32_to_cpu(reth->rkey), len = be32_to_cpu(reth->len);
+	u32 npkts = max_t(u32, 1, DIV_ROUND_UP_ULL(len, qp->mtu));
+	struct trd_rd_res *res;
+	struct trd_mr *mr;
+
+	if (len > TRD_MAX_MSG)
+		return dup ? NULL : trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+	if (dup && trd_psn_cmp(trd_psn_add(psn, npkts), qp->epsn) > 0)
+		return NULL;		/* not within what was asked before */
+	if (!dup && (qp->in_recv || qp->wrkey))
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);	/* inside a message */
+	if (!(qp->access & IB_ACCESS_REMOTE_READ))
+		return dup ? NULL : trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
+	if (len) {
+		mr = trd_mr_lookup(qp->dev, rkey);
+		if (!mr || mr->pd != to_tpd(qp->ib.pd) || !mr->umem ||
+		    !(mr->access & IB_ACCESS_REMOTE_READ) || va < mr->iova ||
+		    len > mr->length || va - mr->iova > mr->length - len)
+			return dup ? NULL : trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
+	}
+	if (qp->rd_tail - qp->rd_head >= TRD_MAX_RD_ATOM) {
+		trd_count(qp->dev, TRD_CNT_READ_REQ_DROPS, 1);
+		return NULL;
+	}
+	res = &qp->rd[qp->rd_tail++ % TRD_MAX_RD_ATOM];
+	*res = (struct trd_rd_res){ .psn = psn, .rkey = rkey, .va = va, .len = len };
+	if (!dup) {
+		qp->epsn = trd_psn_add(psn, npkts);
+		qp->nak_sent = false;
+		qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
+	}
+	queue_work(system_wq, &qp->resp_work);
+	return NULL;
+}
+
+/* The next response packet of the oldest READ being answered; the lock held. */
+static struct sk_buff *trd_resp_read_next(struct trd_qp *qp)
+{
+	struct trd_rd_res *res = &qp->rd[qp->rd_head % TRD_MAX_RD_ATOM];
+	u32 paylen = min(qp->mtu, res->len);
+	bool last = res->len <= qp->mtu;
+	struct sk_buff *skb;
+	struct trd_mr *mr;
+	void *ext, *pay;
+	u8 op;
+
+	if (!res->started)
+		op = last ? TRD_OP_READ_RESP_ONLY : TRD_OP_READ_RESP_FIRST;
+	else
+		op = last ? TRD_OP_READ_RESP_LAST : TRD_OP_READ_RESP_MIDDLE;
+	skb = trd_pkt_alloc(qp, op, res->psn, false, paylen, &ext, &pay);
+	if (skb && paylen) {
+		/* Checked at the request; the MR may have gone since. */
+		mr = trd_mr_lookup(qp->dev, res->rkey);
+		if (!mr || mr->pd != to_tpd(qp->ib.pd) || !mr->umem ||
+		    !(mr->access & IB_ACCESS_REMOTE_READ) ||
+		    trd_mr_copy(mr, res->va, pay, paylen, false)) {
+			kfree_skb(skb);
+			skb = NULL;
+			last = true;	/* the rest is not sent: the requester times out */
+			trd_count(qp->dev, TRD_CNT_BAD_PKT, 1);
+		}
+	}
+	if (skb && trd_op_ext_len(op))
+		((struct trd_aeth *)ext)->smsn = htonl((u32)(TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID)
+						       << 24 | (qp->msn & TRD_PSN_MASK));
+	res->started = true;
+	res->psn = trd_psn_add(res->psn, 1);
+	res->va += paylen;
+	res->len -= paylen;
+	if (last)
+		qp->rd_head++;
+	return skb;
+}
+
+/*
+ * Sends READ responses, TRD_RESP_BATCH packets a run, then the ACK or NAK
+ * that was held back behind them.
+ */
+void trd_resp_work(struct work_struct *w)
+{
+	struct trd_qp *qp = container_of(w, struct trd_qp, resp_work);
+	struct sk_buff *skb;
+	unsigned long flags;
+	bool more = false, resp;
+	int n;
+
+	for (n = 0; n < TRD_RESP_BATCH; n++) {
+		rcu_read_lock();	/* the MR lookup */
+		spin_lock_irqsave(&qp->lock, flags);
+		more = !qp->dying && qp->state >= IB_QPS_RTR && qp->state != IB_QPS_ERR &&
+		       (qp->rd_head != qp->rd_tail || qp->rd_ack);
+		resp = more && qp->rd_head != qp->rd_tail;
+		skb = NULL;
+		if (resp)
+			skb = trd_resp_read_next(qp);
+		else if (more)
+			swap(skb, qp->rd_ack);
+		spin_unlock_irqrestore(&qp->lock, flags);
+		rcu_read_unlock();
+		if (!more)
+			break;
+		if (skb && resp)
+			trd_count(qp->dev, TRD_CNT_READ_RESP_SENT, 1);
+		if (skb)
+			trd_pkt_xmit(qp, skb);
+	}
+	if (more)
+		queue_work(system_wq, &qp->resp_work);
+}
+
+/* READs being answered and the ACK behind them are dropped; the lock held. */
+void trd_resp_drop_reads(struct trd_qp *qp)
+{
+	qp->rd_head = qp->rd_tail;
+	kfree_skb(qp->rd_ack);
+	qp->rd_ack = NULL;
+}
+
 void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth)
 {
 	u32 apsn = ntohl(bth->apsn), psn = apsn & TRD_PSN_MASK;
@@ -180,11 +314,19 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	}
 	if (diff < 0) {
 		trd_count(qp->dev, TRD_CNT_DUP_REQ, 1);
+		if (op == TRD_OP_READ_REQ) {
+			ack = trd_resp_read(qp, bth, psn, true);
+			goto out;
+		}
 		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
 				   trd_psn_add(qp->epsn, TRD_PSN_MASK));
 		goto out;
 	}
 
+	if (op == TRD_OP_READ_REQ) {
+		ack = trd_resp_read(qp, bth, psn, false);
+		goto out;
+	}
 	epsn = qp->epsn;
 	if (trd_op_is_send(op))
 		ack = trd_resp_send(qp, bth, psn, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
@@ -199,6 +341,17 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	if (apsn & TRD_BTH_ACKREQ)
 		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID, psn);
 out:
+	/*
+	 * Responses go in PSN order: with READ responses still to send, an
+	 * ACK or NAK waits behind them (the latest replaces one waiting).
+	 */
+	if (ack && qp->state != IB_QPS_ERR && qp->rd_head != qp->rd_tail) {
+		swap(ack, qp->rd_ack);
+		queue_work(system_wq, &qp->resp_work);
+		spin_unlock_irqrestore(&qp->lock, flags);
+		kfree_skb(ack);		/* superseded */
+		return;
+	}
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (ack)
 		trd_pkt_xmit(qp, ack);

@@ -50,6 +50,8 @@
 #define TRD_DEF_RTO_MS		500	/* QP timeout 0 ("infinite") */
 #define TRD_TXQ			512	/* descriptors queued for the requester */
 #define TRD_MAX_RD_ATOM		16	/* READs a responder answers at once, per QP */
+#define TRD_MAX_INIT_RD_ATOM	128	/* READs a requester may have outstanding (as rxe) */
+#define TRD_RESP_BATCH		32	/* READ response packets per responder run */
 
 enum trd_counter {
 	TRD_CNT_TX_PKTS,
@@ -65,6 +67,9 @@ enum trd_counter {
 	TRD_CNT_BAD_PKT,
 	TRD_CNT_ACKS_SENT,
 	TRD_CNT_ACKS_RCVD,
+	TRD_CNT_READ_RESP_SENT,		/* READ response packets */
+	TRD_CNT_READ_RESP_RCVD,		/* ... placed in order */
+	TRD_CNT_READ_REQ_DROPS,		/* READ requests beyond TRD_MAX_RD_ATOM */
 	TRD_CNT_FLOWS,			/* Tonic flows attached (one per RC QP at RTS) */
 	TRD_CNT_FLOW_DESCS,		/* descriptors the flows gave */
 	TRD_CNT_FLOW_DESC_DROPS,	/* ... dropped: the QP's queue was full */
@@ -155,7 +160,17 @@ struct trd_sq {
 	u32 size;
 	u32 prod;		/* posted (each has its PSNs) */
 	u32 cons;		/* completed (acknowledged) */
+	u32 push;		/* announced to the flow (flow.c) */
 	u32 cur;		/* WQE the requester last sent from (a hint) */
+};
+
+/* A READ the responder answers (resp.c): its next response packet. */
+struct trd_rd_res {
+	u32 psn;
+	u32 rkey;
+	u64 va;
+	u32 len;			/* bytes still to send */
+	bool started;			/* FIRST (or ONLY) sent */
 };
 
 /* A segment the flow said to send (flow.c -> req.c). */
@@ -205,7 +220,17 @@ struct trd_qp {
 	u32 snd_max;			/* next PSN to give a WQE: the flow's tail */
 	u32 seg_tail;			/* ... as a segment index */
 	u32 pushed;			/* tail announced to the flow */
+	u32 push_tail;			/* ... to announce: the WQEs up to sq.push */
+	u32 rd_out;			/* READs announced and not completed */
 	u32 noack_pkts;
+	u32 comp_psn;			/* next PSN the peer has to answer (ACK or READ response) */
+	u32 rd_nak_psn;			/* the last READ gap sent to the flow as a NACK */
+	u32 rd_resp_noack;		/* READ responses placed since the last ACK to the flow */
+	u32 desc_end;			/* one past the last segment the flow named */
+	u32 flow_in_end;		/* one past the last segment acked to the flow */
+	u32 last_desc_psn;		/* the segment the requester took last ... */
+	bool last_desc_rtx;		/* ... a retransmission? */
+	u8 max_rd_atomic, max_dest_rd_atomic;
 	u8 rnr_retries;
 	u32 rnr_psn;			/* RNR NAK: resend from here after the wait */
 	bool sending, send_again;
@@ -232,6 +257,10 @@ struct trd_qp {
 	u32 wrkey;			/* RDMA WRITE being received, 0: none */
 	u64 wva;
 	u32 wlen, woff;
+	struct trd_rd_res rd[TRD_MAX_RD_ATOM];	/* READs being answered, a ring */
+	u32 rd_head, rd_tail;
+	struct sk_buff *rd_ack;		/* an ACK/NAK waiting behind READ responses */
+	struct work_struct resp_work;	/* sends READ responses */
 };
 
 static inline struct trd_dev *to_tdev(struct ib_device *ib)
@@ -321,12 +350,14 @@ int trd_post_recv(struct ib_qp *qp, const struct ib_recv_wr *wr, const struct ib
 void trd_qp_error(struct trd_qp *qp);
 
 /* req.c */
+struct trd_swqe *trd_req_wqe(struct trd_qp *qp, u32 psn);
 void trd_req_kick(struct trd_qp *qp);
 void trd_req_work(struct work_struct *w);
 
 /* comp.c */
 void trd_send_wc(struct trd_qp *qp, const struct trd_swqe *wqe, enum ib_wc_status st);
 void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
+void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
 void trd_comp_flow(struct trd_qp *qp, u32 acked, bool failed);
 void trd_rnr_timer(struct timer_list *t);
 
@@ -338,12 +369,15 @@ bool trd_flow_pop(struct trd_qp *qp, struct trd_txd *d);
 void trd_flow_take_notes(struct trd_qp *qp, u32 *acked, bool *failed);
 void trd_flow_push(struct trd_qp *qp);
 void trd_flow_in(struct trd_qp *qp, u32 type, u32 psn);
+void trd_flow_reack(struct trd_qp *qp);
 u32 trd_psn_to_seg(const struct trd_qp *qp, u32 psn);
 
 /* resp.c */
 void trd_recv_wc(struct trd_qp *qp, const struct trd_rwqe *rwqe, enum ib_wc_status st,
 		 enum ib_wc_opcode op, u32 len, const __be32 *imm);
 void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
+void trd_resp_work(struct work_struct *w);
+void trd_resp_drop_reads(struct trd_qp *qp);
 
 /* ud.c */
 int trd_create_ah(struct ib_ah *ah, struct rdma_ah_init_attr *init, struct ib_udata *udata);

@@ -17,6 +17,6 @@ bench-e2e: modules user guest-progs
 # RoCEv2 on the RDMA bed: rxe <-> rxe (and, later, tonic0) with perftest.
 .PHONY: bench-rdma
 bench-rdma: modules user guest-progs
-	@B=$(B) tests/qemu/run.sh --suite bench-rdma --timeout 900 tests/selftests/bench-rdma.sh
+	@B=$(B) tests/qemu/run.sh --suite bench-rdma --timeout 1500 tests/selftests/bench-rdma.sh
 
 CHECK_SUITES += guest harness

@@ -17,20 +17,6 @@ RDMA_DEV_A=tonic0
 RDMA_DEV_B=tonic1
 RDMAPP=/usr/bin/ibv_rc_pingpong
 
-# wait_links DEV ADDR VAR: DEV's port ACTIVE and its IPv4 GID; VAR = the index.
-wait_link() {
-	_i=0
-	while :; do
-		_g=$(rdma_gid_index "$1" "$2") &&
-			$RDMA link show "$1/1" | grep -q 'state ACTIVE' && break
-		_i=$((_i + 1))
-		[ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] && {
-			echo "$1 not ready:"; $RDMA link show; return 1; }
-		sleep 0.1
-	done
-	eval "$3=$_g"
-}
-
 # pp NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID ARGS...: ibv_rc_pingpong,
 # server on vethB's address.
 pp() {
@@ -51,8 +37,8 @@ $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || ksft_fail "rdma link a
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "rdma link add tonic1"
 $RDMA link add tonic9 type tonic netdev $RDMA_NETDEV_B 2>/dev/null &&
 	ksft_fail "a second RDMA device on $RDMA_NETDEV_B was accepted"
-wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
-wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
+rdma_wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
+rdma_wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
 $RDMA link show
 echo "GID index tonic0 $G0, tonic1 $G1"
 
@@ -135,7 +121,7 @@ $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
 $MODPROBE rdma_rxe || ksft_fail "modprobe rdma_rxe"
 RDMA_DEV_B=rxe1
 $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
-wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
+rdma_wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
 pp pp-rxe-srv rxe1 $GR tonic0 $G0 -n 200 || ksft_fail "ibv_rc_pingpong tonic0 -> rxe1 (rxe server)"
 pp pp-tonic-srv tonic0 $G0 rxe1 $GR -n 200 ||
 	ksft_fail "ibv_rc_pingpong rxe1 -> tonic0 (tonic server)"

@@ -109,24 +109,29 @@ rdma_gid_index() {
 	return 1
 }
 
-# rdma_rxe_links: rxe0 on vethA, rxe1 on vethB; waits for their ports to
-# be ACTIVE and their IPv4 GIDs (filled in by a work item); sets
+# rdma_wait_link DEV ADDR VAR: until DEV's port is ACTIVE and has its
+# RoCEv2 GID for IPv4 ADDR (filled in by a work item); VAR = its index.
+rdma_wait_link() {
+	_i=0
+	while :; do
+		_g=$(rdma_gid_index "$1" "$2") &&
+			$RDMA link show "$1/1" | grep -q 'state ACTIVE' && break
+		_i=$((_i + 1))
+		[ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] && {
+			echo "$1 not ready:"; $RDMA link show; return 1; }
+		sleep 0.1
+	done
+	eval "$3=$_g"
+}
+
+# rdma_rxe_links: rxe0 on vethA, rxe1 on vethB, their ports ACTIVE; sets
 # RDMA_GID_A/RDMA_GID_B.
 rdma_rxe_links() {
 	for m in rdma_rxe ib_uverbs rdma_ucm; do $MODPROBE $m || return 1; done
 	$RDMA link add $RDMA_DEV_A type rxe netdev $RDMA_NETDEV_A || return 1
 	$RDMA link add $RDMA_DEV_B type rxe netdev $RDMA_NETDEV_B || return 1
-	_i=0
-	while :; do
-		RDMA_GID_A=$(rdma_gid_index $RDMA_DEV_A $RDMA_A) &&
-		RDMA_GID_B=$(rdma_gid_index $RDMA_DEV_B $RDMA_B) &&
-		$RDMA link show $RDMA_DEV_A/1 | grep -q 'state ACTIVE' &&
-		$RDMA link show $RDMA_DEV_B/1 | grep -q 'state ACTIVE' && break
-		_i=$((_i + 1))
-		[ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] && {
-			echo "rxe links not ready:"; $RDMA link show; return 1; }
-		sleep 0.1
-	done
+	rdma_wait_link $RDMA_DEV_A $RDMA_A RDMA_GID_A || return 1
+	rdma_wait_link $RDMA_DEV_B $RDMA_B RDMA_GID_B || return 1
 	$RDMA link show
 	echo "rdma_rxe_links: GID index $RDMA_DEV_A $RDMA_GID_A, $RDMA_DEV_B $RDMA_GID_B"
 }

@@ -18,7 +18,10 @@ $(KSFT_DIR)/kselftest_harness.h:
 $(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tests/selftests/*.h include/uapi/linux/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(KSFT_DIR) -I$(CURDIR)/include -Itests/selftests \
-		$(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread
+		$(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(GUEST_LIBS)
+
+# Verbs programs (rdma-core's libibverbs, from libibverbs-dev).
+$(B)/guest/tonic_rdma_xfer: GUEST_LIBS = -libverbs
 
 # BPF objects for the guest (tests/selftests/bpf/*.bpf.c, clang -target
 # bpf, no libbpf): shipped next to the programs, loaded by tonic_bpf_load.
