@@ -8,8 +8,7 @@
 # Q_Key or P_Key, no such QP, QP0, a short DETH) are dropped and counted.  Each run's packets
 # crossed the veth pair (its counters and the devices' rx/tx counters move,
 # no bad packets), no Tonic flow is left after, and the module unloads.
-# rping (it RDMA-READs) must pass once tonic_rdma serves READ (the
-# read_resp_sent counter exists); before that its failure is reported.
+# rping -V (rdma_cm, RDMA READ and WRITE, data checked) in the same pairings.
 # timeout: 600
 . /tests/rdma-lib.sh
 RDMA_DEV_A=tonic0
@@ -76,10 +75,11 @@ pair() {
 	[ $_pr = 0 ] || { cat /tmp/$1.out; ksft_fail "$5"; }
 }
 
-# try_rping NAME SERVERADDR: rping -v -C 10, client from the other end.
+# try_rping NAME SERVERADDR: rping -v -V -C 10 (each ping's data checked
+# by the client), the client from the other end.
 try_rping() {
-	rdma_run "$1" 120 7174 "/usr/bin/rping -s -a $2 -v -C 10" \
-		"/usr/bin/rping -c -a $2 -v -C 10" > /tmp/$1.out
+	rdma_run "$1" 120 7174 "/usr/bin/rping -s -a $2 -v -V -C 10" \
+		"/usr/bin/rping -c -a $2 -v -V -C 10" > /tmp/$1.out
 	_r=$?
 	cat /tmp/$1.out
 	_p=$(grep -c '^ping data: rdma-ping-' /tmp/$1.client)
@@ -160,14 +160,8 @@ echo "ud-inject: tonic0 rx_packets +$r bad_packets +$x icrc_errors +$i"
 [ $i = 0 ] || ksft_fail "the injected packets' ICRC was wrong"
 [ $r = 6 ] && [ $x = 5 ] || ksft_fail "5 of the 6 injected datagrams should count as bad"
 
-# rping needs RDMA READ (the server reads the client's buffer).
-if [ -n "$(counter tonic0 read_resp_sent)" ]; then
-	try_rping rping-tonic $RDMA_B || ksft_fail "rping tonic0 -> tonic1"
-else
-	try_rping rping-tonic $RDMA_B &&
-		ksft_fail "rping passed, but tonic_rdma has no READ counters: update this test"
-	echo "rping-tonic: fails as expected without RDMA READ in tonic_rdma"
-fi
+# rping: rdma_cm, then the server RDMA-READs the client's ping and WRITEs it back.
+try_rping rping-tonic $RDMA_B || ksft_fail "rping tonic0 -> tonic1"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
 [ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the tonic runs"
@@ -183,6 +177,8 @@ pair cm-rxe-srv $RDMA_B $RDMA_A ucmatose "ucmatose tonic0 -> rxe1 (rxe server)"
 pair cm-tonic-srv $RDMA_A $RDMA_B ucmatose "ucmatose rxe1 -> tonic0 (tonic server)"
 pair ud-rxe-srv $RDMA_B $RDMA_A udaddy "udaddy tonic0 -> rxe1 (rxe server)"
 pair ud-tonic-srv $RDMA_A $RDMA_B udaddy "udaddy rxe1 -> tonic0 (tonic server)"
+try_rping rping-rxe-srv $RDMA_B || ksft_fail "rping tonic0 -> rxe1 (rxe server)"
+try_rping rping-tonic-srv $RDMA_A || ksft_fail "rping rxe1 -> tonic0 (tonic server)"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 [ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
