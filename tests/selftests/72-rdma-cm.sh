@@ -4,11 +4,13 @@
 # CM MADs of rdma_cm with the peer: ucmatose (rdmacm-utils: connect, SENDs
 # both ways over the RC QPs, disconnect) and udaddy (userspace UD QPs and
 # address handles, resolved by SIDR) tonic0 <-> tonic1 in both roles, then
-# tonic0 <-> rxe1 (Soft-RoCE) in both roles.  Crafted datagrams (wrong
-# Q_Key or P_Key, no such QP, QP0, a short DETH) are dropped and counted.  Each run's packets
-# crossed the veth pair (its counters and the devices' rx/tx counters move,
-# no bad packets), no Tonic flow is left after, and the module unloads.
-# rping -V (rdma_cm, RDMA READ and WRITE, data checked) in the same pairings.
+# tonic0 <-> rxe1 (Soft-RoCE) in both roles; ucmatose tonic0 -> tonic1 at
+# 10 % loss.  Each run's packets crossed the veth pair (its counters and
+# tonic0's rx/tx counters move, no bad packets).  Crafted datagrams (wrong
+# Q_Key or P_Key, no such QP, QP0, a short DETH) are dropped and counted.
+# rping -v -V (rdma_cm, then RDMA READ and WRITE, data checked) tonic0 ->
+# tonic1 and tonic0 <-> rxe1 in both roles.  No Tonic flow is left after,
+# and the module unloads.
 # timeout: 600
 . /tests/rdma-lib.sh
 RDMA_DEV_A=tonic0
