@@ -22,7 +22,7 @@ static DEFINE_MUTEX(trd_devs_lock);
 /* Headers a packet of one path-MTU payload carries: IPv4, UDP, BTH, RETH, ICRC. */
 #define TRD_WIRE_OVERHEAD	(20 + 8 + 12 + 16 + 4)
 
-static enum ib_mtu trd_active_mtu(struct trd_dev *dev)
+enum ib_mtu trd_active_mtu(struct trd_dev *dev)
 {
 	int mtu = READ_ONCE(dev->ndev->mtu) - TRD_WIRE_OVERHEAD;
 
@@ -186,6 +186,7 @@ static void trd_dealloc_driver(struct ib_device *ib)
 	mutex_unlock(&trd_devs_lock);
 	WARN_ON(!xa_empty(&dev->qps));
 	WARN_ON(!xa_empty(&dev->mrs));
+	trd_ud_dev_cleanup(dev);
 	xa_destroy(&dev->qps);
 	xa_destroy(&dev->mrs);
 }
@@ -198,12 +199,15 @@ const struct ib_device_ops trd_dev_ops = {
 	.alloc_hw_port_stats = trd_alloc_hw_port_stats,
 	.alloc_pd = trd_alloc_pd,
 	.alloc_ucontext = trd_alloc_ucontext,
+	.create_ah = trd_create_ah,
 	.create_cq = trd_create_cq,
 	.create_qp = trd_create_qp,
+	.create_user_ah = trd_create_ah,
 	.dealloc_driver = trd_dealloc_driver,
 	.dealloc_pd = trd_dealloc_pd,
 	.dealloc_ucontext = trd_dealloc_ucontext,
 	.dereg_mr = trd_dereg_mr,
+	.destroy_ah = trd_destroy_ah,
 	.destroy_cq = trd_destroy_cq,
 	.destroy_qp = trd_destroy_qp,
 	.get_dma_mr = trd_get_dma_mr,
@@ -221,6 +225,7 @@ const struct ib_device_ops trd_dev_ops = {
 	.reg_user_mr = trd_reg_user_mr,
 	.req_notify_cq = trd_req_notify_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, trd_ah, ib),
 	INIT_RDMA_OBJ_SIZE(ib_cq, trd_cq, ib),
 	INIT_RDMA_OBJ_SIZE(ib_pd, trd_pd, ib),
 	INIT_RDMA_OBJ_SIZE(ib_qp, trd_qp, ib),
@@ -258,6 +263,7 @@ int trd_dev_add(const char *name, struct net_device *ndev)
 	INIT_LIST_HEAD(&dev->node);
 	xa_init_flags(&dev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&dev->mrs, XA_FLAGS_ALLOC1);
+	trd_ud_dev_init(dev);
 	dev->ndev = ndev;
 
 	strscpy(dev->ib.node_desc, "tonic", sizeof(dev->ib.node_desc));

@@ -2,7 +2,7 @@
 /*
  * RoCEv2 on the wire (IBTA vol 1 ch. 9, annex A17): the headers after the
  * UDP header, as Soft-RoCE (drivers/infiniband/sw/rxe/rxe_hdr.h) speaks
- * them.  Only the RC opcodes tonic_rdma implements are named.
+ * them.  Only the RC and UD opcodes tonic_rdma implements are named.
  */
 #ifndef _TONIC_RDMA_HDR_H
 #define _TONIC_RDMA_HDR_H
@@ -34,6 +34,12 @@ enum {
 	TRD_OP_READ_RESP_LAST		= 0x0f,
 	TRD_OP_READ_RESP_ONLY		= 0x10,
 	TRD_OP_ACK			= 0x11,
+};
+
+/* UD opcodes (transport 011): one packet per message, a DETH after the BTH. */
+enum {
+	TRD_OP_UD_SEND_ONLY		= 0x64,
+	TRD_OP_UD_SEND_ONLY_IMM		= 0x65,
 };
 
 /* Base transport header, 12 bytes. */
@@ -75,6 +81,12 @@ struct trd_aeth {
 #define TRD_NAK_INVALID_REQ	0x01
 #define TRD_NAK_REM_ACCESS	0x02
 #define TRD_NAK_REM_OP		0x03
+
+/* Datagram extended transport header, 8 bytes: Q_Key, resv8:8 SrcQP:24. */
+struct trd_deth {
+	__be32 qkey;
+	__be32 sqpn;
+} __packed;
 
 /* Immediate data, 4 bytes. */
 struct trd_immdt {
@@ -136,9 +148,23 @@ static inline bool trd_op_is_read_resp(u8 op)
 	return op >= TRD_OP_READ_RESP_FIRST && op <= TRD_OP_READ_RESP_ONLY;
 }
 
-/* Length of the headers after the BTH for an RC opcode. */
+static inline bool trd_op_is_ud(u8 op)
+{
+	return op == TRD_OP_UD_SEND_ONLY || op == TRD_OP_UD_SEND_ONLY_IMM;
+}
+
+/* DETH, and the immediate data of SEND_ONLY_IMM. */
+static inline unsigned int trd_ud_ext_len(u8 op)
+{
+	return sizeof(struct trd_deth) +
+	       (op == TRD_OP_UD_SEND_ONLY_IMM ? sizeof(struct trd_immdt) : 0);
+}
+
+/* Length of the headers after the BTH for an RC or UD opcode. */
 static inline unsigned int trd_op_ext_len(u8 op)
 {
+	if (trd_op_is_ud(op))
+		return trd_ud_ext_len(op);
 	if (op == TRD_OP_ACK || op == TRD_OP_READ_RESP_FIRST || op == TRD_OP_READ_RESP_LAST ||
 	    op == TRD_OP_READ_RESP_ONLY)
 		return sizeof(struct trd_aeth);

@@ -27,15 +27,14 @@
 #define TRD_L34_LEN	(sizeof(struct iphdr) + sizeof(struct udphdr))
 
 /*
- * A request or ACK packet for @qp: IPv4/UDP/BTH headers filled in, *@ext
- * pointing at the extension headers (trd_op_ext_len(@opcode) bytes) and
- * *@payload at @paylen bytes of payload for the caller to fill; pad and
- * ICRC are trd_pkt_xmit()'s.  NULL without a route or memory.
+ * A packet to @to: IPv4/UDP/BTH headers filled in, *@ext pointing at the
+ * extension headers (trd_op_ext_len(@opcode) bytes) and *@payload at
+ * @paylen bytes of payload for the caller to fill; pad and ICRC are
+ * trd_pkt_xmit()'s.  NULL without a route or memory.
  */
-struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq, u32 paylen,
-			      void **ext, void **payload)
+struct sk_buff *trd_pkt_alloc_to(struct trd_dev *dev, const struct trd_dest *to, u8 opcode,
+				 u32 psn, bool ackreq, u32 paylen, void **ext, void **payload)
 {
-	struct trd_dev *dev = qp->dev;
 	unsigned int pad = (-paylen) & 3;
 	unsigned int ext_len = trd_op_ext_len(opcode);
 	unsigned int len = TRD_L34_LEN + sizeof(struct trd_bth) + ext_len + paylen + pad +
@@ -48,10 +47,10 @@ struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq
 	struct rtable *rt;
 
 	fl.flowi4_oif = dev->ndev->ifindex;
-	fl.saddr = qp->saddr;
-	fl.daddr = qp->daddr;
+	fl.saddr = to->saddr;
+	fl.daddr = to->daddr;
 	fl.flowi4_proto = IPPROTO_UDP;
-	fl.flowi4_tos = RT_TOS(qp->tos);
+	fl.flowi4_tos = RT_TOS(to->tos);
 	rt = ip_route_output_key(dev_net(dev->ndev), &fl);
 	if (IS_ERR(rt))
 		return NULL;
@@ -71,18 +70,18 @@ struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq
 	iph = ip_hdr(skb);
 	iph->version = IPVERSION;
 	iph->ihl = sizeof(*iph) >> 2;
-	iph->tos = qp->tos;
+	iph->tos = to->tos;
 	iph->tot_len = htons(len);
 	iph->frag_off = htons(IP_DF);
-	iph->ttl = qp->ttl;
+	iph->ttl = to->ttl;
 	iph->protocol = IPPROTO_UDP;
-	iph->saddr = qp->saddr;
-	iph->daddr = qp->daddr;
+	iph->saddr = to->saddr;
+	iph->daddr = to->daddr;
 	iph->check = 0;
 	__ip_select_ident(dev_net(dev->ndev), iph, 1);
 
 	udp = udp_hdr(skb);
-	udp->source = htons(qp->sport);
+	udp->source = htons(to->sport);
 	udp->dest = htons(TRD_UDP_DPORT);
 	udp->len = htons(len - sizeof(*iph));
 	udp->check = 0;
@@ -91,7 +90,7 @@ struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq
 	bth->opcode = opcode;
 	bth->flags = pad << TRD_BTH_PAD_SHIFT;
 	bth->pkey = htons(TRD_PKEY_DEFAULT);
-	bth->qpn = htonl(qp->dest_qpn & TRD_QPN_MASK);
+	bth->qpn = htonl(to->dqpn & TRD_QPN_MASK);
 	bth->apsn = htonl((psn & TRD_PSN_MASK) | (ackreq ? TRD_BTH_ACKREQ : 0));
 
 	*ext = bth + 1;
@@ -100,17 +99,36 @@ struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq
 	return skb;
 }
 
-/* ICRC, then out through the route.  Consumes @skb. */
-int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb)
+/* A request or ACK packet of the RC QP @qp, to its peer (trd_pkt_alloc_to). */
+struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq, u32 paylen,
+			      void **ext, void **payload)
+{
+	const struct trd_dest to = {
+		.saddr = qp->saddr, .daddr = qp->daddr, .tos = qp->tos, .ttl = qp->ttl,
+		.sport = qp->sport, .dqpn = qp->dest_qpn,
+	};
+
+	return trd_pkt_alloc_to(qp->dev, &to, opcode, psn, ackreq, paylen, ext, payload);
+}
+
+/* The ICRC of a packet trd_pkt_alloc_to() built, and it counts as sent. */
+void trd_pkt_seal(struct trd_dev *dev, struct sk_buff *skb)
 {
 	struct iphdr *iph = ip_hdr(skb);
 	u8 *bth = skb_transport_header(skb) + sizeof(struct udphdr);
 	unsigned int len = skb_tail_pointer(skb) - bth - TRD_ICRC_SIZE;
-	int err;
 
 	put_unaligned_le32(trd_icrc(iph, bth, len), bth + len);
+	trd_count(dev, TRD_CNT_TX_PKTS, 1);
+}
+
+/* ICRC, then out through the route.  Consumes @skb. */
+int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb)
+{
+	int err;
+
+	trd_pkt_seal(qp->dev, skb);
 	err = ip_local_out(dev_net(skb_dst(skb)->dev), NULL, skb);
-	trd_count(qp->dev, TRD_CNT_TX_PKTS, 1);
 	return net_xmit_eval(err);
 }
 
@@ -148,11 +166,16 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	}
 	if ((bth->flags & 0x0f) != 0)			/* TVer */
 		goto bad;
-	if (bth->opcode > TRD_OP_ACK)
+	if (bth->opcode > TRD_OP_ACK && !trd_op_is_ud(bth->opcode))
 		goto bad;				/* not (yet) spoken here */
 	ext = trd_op_ext_len(bth->opcode);
 	if (len < sizeof(*bth) + ext + ((bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT))
 		goto bad;
+	if (trd_op_is_ud(bth->opcode)) {		/* to a UD or the GSI QP: ud.c */
+		skb_trim(skb, TRD_L34_LEN + len);
+		trd_ud_rcv(dev, skb, bth);
+		return;
+	}
 
 	qp = xa_load(&dev->qps, ntohl(bth->qpn) & TRD_QPN_MASK);
 	if (!qp || READ_ONCE(qp->dying) || qp->ib.qp_type != IB_QPT_RC ||

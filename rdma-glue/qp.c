@@ -2,8 +2,8 @@
 /*
  * Queue pairs: RC, the state machine (RESET -> INIT -> RTR -> RTS, ERR),
  * the attributes the transport uses, and posting work requests.  The GSI
- * QP (QP1, created by ib_mad on every RoCE port) and UD QPs are accepted
- * and can take receives, but nothing is sent or received on them yet.
+ * QP (QP1, created by ib_mad on every RoCE port) and UD QPs send and
+ * receive datagrams (ud.c).
  */
 #include <linux/hash.h>
 #include <net/ipv6.h>
@@ -363,6 +363,8 @@ int trd_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr, const struct 
 	unsigned long flags;
 	int err = 0;
 
+	if (ibqp->qp_type != IB_QPT_RC)
+		return trd_ud_post_send(qp, wr, bad);	/* UD, GSI: ud.c */
 	spin_lock_irqsave(&qp->lock, flags);
 	for (; wr; wr = wr->next) {
 		struct trd_swqe *wqe;

@@ -8,7 +8,8 @@
  * ACKs), comp.c (completer: ACK/NAK to the flow, its acknowledgements to
  * send completions), flow.c (the flow: attach, detach, its output),
  * net.c (IPv4/UDP out through the route, in through an rx_handler),
- * icrc.c.
+ * icrc.c.  ud.c: UD and GSI QPs (a datagram out at post_send, in to a
+ * receive WQE) and address handles; no Tonic flow.
  *
  * Locking: everything of a QP's transport state is under qp->lock (BH
  * off); CQs have their own lock (irqsave), taken inside qp->lock.  The rx
@@ -85,6 +86,23 @@ struct trd_dev {
 	u32 mr_next, qp_next;
 	atomic_t nqp, ncq, nmr, npd;
 	atomic64_t cnt[TRD_CNT_MAX];
+	struct sk_buff_head ud_txq;	/* datagrams posted with interrupts off (ud.c) */
+	struct tasklet_struct ud_tx_task;
+};
+
+/* Where a packet goes: the addresses and IPv4 fields, UDP source port, destination QP. */
+struct trd_dest {
+	__be32 saddr, daddr;
+	u8 tos, ttl;
+	u16 sport;
+	u32 dqpn;
+};
+
+/* An address handle (ud.c): a UD destination, from the GIDs as a QP's AV. */
+struct trd_ah {
+	struct ib_ah ib;
+	__be32 saddr, daddr;
+	u8 tos, ttl;
 };
 
 struct trd_ucontext {
@@ -270,6 +288,11 @@ static inline struct trd_qp *to_tqp(struct ib_qp *qp)
 	return container_of(qp, struct trd_qp, ib);
 }
 
+static inline struct trd_ah *to_tah(struct ib_ah *ah)
+{
+	return container_of(ah, struct trd_ah, ib);
+}
+
 /* A received packet, trimmed of its ICRC: extension headers, payload, its length. */
 static inline void *trd_pkt_ext(const struct trd_bth *bth)
 {
@@ -297,6 +320,7 @@ extern const struct ib_device_ops trd_dev_ops;
 int trd_dev_add(const char *name, struct net_device *ndev);
 void trd_dev_remove_all(void);
 void trd_port_event(struct trd_dev *dev, enum ib_event_type ev);
+enum ib_mtu trd_active_mtu(struct trd_dev *dev);
 
 /* mr.c */
 struct ib_mr *trd_get_dma_mr(struct ib_pd *pd, int access);
@@ -355,9 +379,20 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 void trd_resp_work(struct work_struct *w);
 void trd_resp_drop_reads(struct trd_qp *qp);
 
+/* ud.c */
+int trd_create_ah(struct ib_ah *ah, struct rdma_ah_init_attr *init, struct ib_udata *udata);
+int trd_destroy_ah(struct ib_ah *ah, u32 flags);
+int trd_ud_post_send(struct trd_qp *qp, const struct ib_send_wr *wr, const struct ib_send_wr **bad);
+void trd_ud_rcv(struct trd_dev *dev, struct sk_buff *skb, const struct trd_bth *bth);
+void trd_ud_dev_init(struct trd_dev *dev);
+void trd_ud_dev_cleanup(struct trd_dev *dev);
+
 /* net.c */
+struct sk_buff *trd_pkt_alloc_to(struct trd_dev *dev, const struct trd_dest *to, u8 opcode,
+				 u32 psn, bool ackreq, u32 paylen, void **ext, void **payload);
 struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq, u32 paylen,
 			      void **ext, void **payload);
+void trd_pkt_seal(struct trd_dev *dev, struct sk_buff *skb);
 int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb);
 int trd_net_attach(struct trd_dev *dev);
 void trd_net_detach(struct trd_dev *dev);

@@ -32,7 +32,7 @@ GUEST_BINS="/usr/bin/ip /usr/sbin/tc /usr/bin/ss /usr/bin/iperf3 /usr/bin/kmod
 # The RDMA bed's userspace, copied only for tests that source rdma-lib.sh
 # (and for the shell): verbs/rdma_cm tools, perftest, iproute2's rdma.
 GUEST_RDMA_BINS="/usr/bin/ibv_devinfo /usr/bin/ibv_devices /usr/bin/ibv_rc_pingpong
-/usr/bin/rping /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_send_bw
+/usr/bin/rping /usr/bin/ucmatose /usr/bin/udaddy /usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_send_bw
 /usr/bin/ib_send_lat /usr/bin/ib_write_lat /usr/bin/ib_read_lat /usr/bin/rdma"
 
 mkdir -p "$R"/bin "$R"/usr/bin "$R"/usr/sbin "$R"/proc "$R"/sys "$R"/dev \
