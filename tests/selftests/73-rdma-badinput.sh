@@ -84,7 +84,7 @@ t_start() {
 	$TGT -d $DEV -g $GID -r $PADDR -q $PEER_QPN -p 100 -n 8 "$@" > $TOUT 2>&1 &
 	TPID=$!
 	_i=0
-	while ! grep -q '^target qpn' $TOUT; do
+	while ! grep -qs '^target qpn' $TOUT; do
 		_i=$((_i + 1))
 		if [ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] || ! kill -0 $TPID 2>/dev/null; then
 			cat $TOUT
@@ -115,7 +115,7 @@ inj() {
 	shift
 	$INJ -i $INJ_IF -m $DMAC -s $PADDR -d $TADDR -q $QPN -w $((800 * TONIC_TIMEOUT_SCALE)) "$@" \
 		> /tmp/inj.out 2>&1 || { cat /tmp/inj.out; fail "$SIDE $_c: injector"; }
-	REPLY=$(awk '$1 == "reply" { printf "%s%s/%s", s, ($5 == "class" ? $6 : "op" $3), $5 == "class" ? $4 : $5; s = " " }' /tmp/inj.out)
+	REPLY=$(awk '$1 == "reply" { printf "%s%s/%s", s, ($6 == "class" ? $7 : "op" $3), $5; s = " " }' /tmp/inj.out)
 	[ -n "$REPLY" ] || REPLY=none
 	grep -q 'icrc BAD' /tmp/inj.out && fail "$SIDE $_c: a reply with a wrong ICRC"
 	echo "    $SIDE $_c: $REPLY"
