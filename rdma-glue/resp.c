@@ -101,6 +101,24 @@ rnr:
 	return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
 }
 
+/*
+ * The RETH of a WRITE's first packet names an MR of the QP's PD with
+ * remote write access and a range inside it, all of its length: checked
+ * before anything is placed (rxe's check_rkey).  A zero-length WRITE
+ * needs no valid key.
+ */
+static bool trd_resp_reth_ok(struct trd_qp *qp)
+{
+	struct trd_mr *mr;
+
+	if (!qp->wlen)
+		return true;
+	mr = trd_mr_lookup(qp->dev, qp->wrkey);
+	return mr && mr->pd == to_tpd(qp->ib.pd) && mr->umem &&
+	       (mr->access & IB_ACCESS_REMOTE_WRITE) && qp->wva >= mr->iova &&
+	       qp->wlen <= mr->length && qp->wva - mr->iova <= mr->length - qp->wlen;
+}
+
 static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *bth, u32 psn,
 				      void *pay, u32 len)
 {
@@ -130,6 +148,10 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 		qp->wlen = be32_to_cpu(reth->len);
 		qp->woff = 0;
 		ext = (void *)(reth + 1);
+		if (!trd_resp_reth_ok(qp)) {
+			qp->wrkey = 0;
+			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
+		}
 	} else if (!qp->wrkey) {
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	}
