@@ -71,7 +71,7 @@ static struct sk_buff *trd_resp_send(struct trd_qp *qp, const struct trd_bth *bt
 	u8 op = bth->opcode;
 
 	if (trd_op_is_first(op)) {
-		if (qp->in_recv)
+		if (qp->in_recv || qp->wrkey)	/* inside a SEND or a WRITE */
 			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 		if (!trd_resp_take_rwqe(qp))
 			goto rnr;
@@ -139,7 +139,7 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	if (trd_op_is_first(op)) {
 		const struct trd_reth *reth = ext;
 
-		if (qp->wlen != qp->woff && qp->wrkey)
+		if (qp->wrkey || qp->in_recv)	/* inside a WRITE or a SEND */
 			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 		if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
 			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
