@@ -13,6 +13,7 @@
  *
  *	op=N psn=N ack se len=N (payload bytes) fill=N (their value)
  *	va=N rkey=N rlen=N (RETH, for the opcodes that have one) imm=N
+ *	aeth=N (syndrome << 24 | MSN, for op=0x11, the ACK)
  *	qpn=N (instead of -q)  tver=N  pad=N (the BTH pad count, as sent)
  *	badicrc (ICRC inverted)  hdrcut=N (N bytes less of the headers after
  *	the BTH, ICRC still right)  udplen=N  iplen=N (the length fields, as
@@ -107,6 +108,11 @@ static int has_reth(int op)
 	return op == 0x06 || op == 0x0a || op == 0x0b || op == 0x0c;
 }
 
+static int has_aeth(int op)
+{
+	return op == 0x11;
+}
+
 static int has_imm(int op)
 {
 	return op == 0x03 || op == 0x05 || op == 0x09 || op == 0x0b;
@@ -114,7 +120,7 @@ static int has_imm(int op)
 
 struct pkt {
 	long op, psn, len, fill, qpn, tver, pad, hdrcut, udplen, iplen, wire, imm;
-	unsigned long long va;
+	unsigned long long va, aeth;
 	unsigned long rkey, rlen;
 	int ack, se, badicrc, badipcsum;
 };
@@ -144,7 +150,7 @@ static int parse(char *spec, struct pkt *k, long qpn)
 		if (0) ;
 		NUM(op); NUM(psn); NUM(len); NUM(fill); NUM(qpn); NUM(tver); NUM(pad);
 		NUM(hdrcut); NUM(udplen); NUM(iplen); NUM(wire); NUM(imm); NUM(va);
-		NUM(rkey); NUM(rlen);
+		NUM(rkey); NUM(rlen); NUM(aeth);
 		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum);
 		else {
 			fprintf(stderr, "tonic_roce_inject: unknown '%s'\n", tok);
@@ -158,7 +164,8 @@ static int parse(char *spec, struct pkt *k, long qpn)
 static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struct in_addr dst)
 {
 	int pad = (-k->len) & 3;
-	size_t ext = (has_reth(k->op) ? 16 : 0) + (has_imm(k->op) ? 4 : 0);
+	size_t ext = (has_reth(k->op) ? 16 : 0) + (has_imm(k->op) ? 4 : 0) +
+		     (has_aeth(k->op) ? 4 : 0);
 	size_t blen, tot;
 	uint8_t *udp = out + 20, *bth = out + 28, *p;
 	uint16_t cs;
@@ -202,6 +209,10 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 		}
 		if (has_imm(k->op)) {
 			put32(hdr + h, k->imm);
+			h += 4;
+		}
+		if (has_aeth(k->op)) {
+			put32(hdr + h, k->aeth);
 			h += 4;
 		}
 		memcpy(p, hdr, ext);
