@@ -121,7 +121,7 @@ inj() {
 	shift
 	$INJ -i $INJ_IF -m $DMAC -s $PADDR -d $TADDR -q $QPN -w $((800 * TONIC_TIMEOUT_SCALE)) "$@" \
 		> /tmp/inj.out 2>&1 || { cat /tmp/inj.out; fail "$SIDE $_c: injector"; }
-	REPLY=$(awk '$1 == "reply" { printf "%s%s/%s", s, ($6 == "class" ? $7 : "op" $3), $5; s = " " }' /tmp/inj.out)
+	REPLY=$(awk '$1 == "reply" && $6 == "class" { printf "%s%s/%s", s, ($6 == "class" ? $7 : "op" $3), $5; s = " " }' /tmp/inj.out)
 	[ -n "$REPLY" ] || REPLY=none
 	grep -q 'icrc BAD' /tmp/inj.out && fail "$SIDE $_c: a reply with a wrong ICRC"
 	echo "    $SIDE $_c: $REPLY"
@@ -252,6 +252,27 @@ cases() {
 	t_start short-first -s 1024 -m 16384 || { fail "$SIDE: target"; return; }
 	inj short-first "op=0,psn=100,ack,len=100"
 	t_stop
+	# --- The requester's side: ACKs and NAKs for the target's one SEND
+	# (PSN 1000; QP timeout 18, about 1 s: no retry runs out meanwhile).
+	t_start req-nak-access -S 1 -t 18 || { fail "$SIDE: target"; return; }
+	inj req-nak-access "op=0x11,psn=1000,aeth=0x62000000"; expect req-nak-access none
+	t_stop
+	tgrep '^wc wr_id 1000 status 10 ' "no remote access error completion for the SEND"
+	tgrep '^qp state 6$' "the QP is not in ERR after a NAK remote access error"
+	t_start req-nak-inv -S 1 -t 18 || { fail "$SIDE: target"; return; }
+	inj req-nak-inv "op=0x11,psn=1000,aeth=0x61000000"; expect req-nak-inv none
+	t_stop
+	tgrep '^wc wr_id 1000 status 9 ' "no remote invalid request completion for the SEND"
+	tgrep '^qp state 6$' "the QP is not in ERR after a NAK invalid request"
+	# An ACK for a PSN never sent, then the right one, then it again.
+	t_start req-acks -S 1 -t 18 || { fail "$SIDE: target"; return; }
+	inj req-acks "op=0x11,psn=1005,aeth=0x1f000001" "op=0x11,psn=1000,aeth=0x1f000001" \
+		"op=0x11,psn=1000,aeth=0x1f000001"
+	expect req-acks none
+	t_stop
+	tgrep '^wc wr_id 1000 status 0 ' "the ACKed SEND did not complete"
+	[ "$(grep -c '^wc ' $TOUT)" = 1 ] || fail "$SIDE req-acks: not exactly one completion"
+	tgrep '^qp state 3$' "the QP left RTS"
 	t_start rnr -n 0 || { fail "$SIDE: target"; return; }
 	inj rnr "$S,psn=100"; expect rnr RNR/100
 	t_stop

@@ -5,6 +5,7 @@
  *	tonic_verbs_target -d DEV -g SGID_INDEX -r PEER_IPV4 -q PEER_QPN
  *			   [-p RQ_PSN] [-P SQ_PSN] [-n RECVS] [-s RECV_BYTES]
  *			   [-m MR_BYTES] [-f FILL] [-c COMPLETIONS]
+ *			   [-S SENDS] [-t TIMEOUT]
  *
  * Opens DEV, creates a PD, a CQ, an MR of MR_BYTES (default 4096) filled
  * with FILL (0xaa) with LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ, an RC QP
@@ -14,7 +15,9 @@
  *
  *	target qpn N rkey 0xK va 0xV len L psn P recv_va 0xR
  *
- * then every completion as "wc wr_id N status S (name) opcode O len L",
+ * then posts SENDS (0) signaled SENDs of 64 bytes (wr_id 1000, 1001, ...;
+ * the QP's local ACK timeout TIMEOUT, 14 by default), then prints every
+ * completion as "wc wr_id N status S (name) opcode O len L",
  * until SIGTERM/SIGINT or COMPLETIONS completions.  On exit: the QP state
  * ("qp state N"), and which bytes of the MR's first half (the RDMA WRITE
  * target) differ from FILL: "mr unchanged" or "mr changed FIRST..LAST
@@ -48,7 +51,7 @@ static void die(const char *what)
 int main(int argc, char **argv)
 {
 	const char *devname = NULL, *peer = NULL;
-	int sgid = -1, nrecv = 4, c;
+	int sgid = -1, nrecv = 4, nsend = 0, qp_timeout = 14, c;
 	uint32_t peer_qpn = 0, rq_psn = 100, sq_psn = 1000, recv_bytes = 256;
 	size_t mr_bytes = 4096;
 	long want = -1, got = 0;
@@ -66,7 +69,7 @@ int main(int argc, char **argv)
 	struct in_addr ia;
 	int i, n;
 
-	while ((c = getopt(argc, argv, "d:g:r:q:p:P:n:s:m:f:c:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:r:q:p:P:n:s:m:f:c:S:t:")) != -1) {
 		switch (c) {
 		case 'd': devname = optarg; break;
 		case 'g': sgid = atoi(optarg); break;
@@ -79,13 +82,15 @@ int main(int argc, char **argv)
 		case 'm': mr_bytes = strtoul(optarg, NULL, 0); break;
 		case 'f': fill = strtol(optarg, NULL, 0); break;
 		case 'c': want = atol(optarg); break;
+		case 'S': nsend = atoi(optarg); break;
+		case 't': qp_timeout = atoi(optarg); break;
 		default:
 			fprintf(stderr, "usage: see the comment at the top of tonic_verbs_target.c\n");
 			return 2;
 		}
 	}
 	if (!devname || sgid < 0 || !peer || !inet_aton(peer, &ia) ||
-	    (size_t)nrecv * recv_bytes > mr_bytes / 2) {
+	    (size_t)nrecv * recv_bytes > mr_bytes / 2 || nsend < 0 || nsend > 4) {
 		fprintf(stderr, "tonic_verbs_target: -d, -g, -r, -q needed; receives must fit half the MR\n");
 		return 2;
 	}
@@ -169,7 +174,7 @@ int main(int argc, char **argv)
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = IBV_QPS_RTS;
 	attr.sq_psn = sq_psn;
-	attr.timeout = 14;
+	attr.timeout = qp_timeout;
 	attr.retry_cnt = 7;
 	attr.rnr_retry = 7;
 	attr.max_rd_atomic = 1;
@@ -186,6 +191,17 @@ int main(int argc, char **argv)
 	       mr->rkey, (unsigned long long)(uintptr_t)buf, mr_bytes / 2, rq_psn,
 	       (unsigned long long)(uintptr_t)buf + mr_bytes / 2);
 	fflush(stdout);
+
+	for (i = 0; i < nsend; i++) {
+		struct ibv_sge sge = { .addr = (uintptr_t)buf, .length = 64, .lkey = mr->lkey };
+		struct ibv_send_wr wr = {
+			.wr_id = 1000 + i, .sg_list = &sge, .num_sge = 1,
+			.opcode = IBV_WR_SEND, .send_flags = IBV_SEND_SIGNALED,
+		}, *bad;
+
+		if (ibv_post_send(qp, &wr, &bad))
+			die("ibv_post_send");
+	}
 
 	while (!stop && (want < 0 || got < want)) {
 		struct ibv_wc wc[8];
