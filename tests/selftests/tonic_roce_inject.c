@@ -14,7 +14,7 @@
  *	op=N psn=N ack se len=N (payload bytes) fill=N (their value)
  *	va=N rkey=N rlen=N (RETH, for the opcodes that have one) imm=N
  *	aeth=N (syndrome << 24 | MSN, for op=0x11, the ACK)
- *	qpn=N (instead of -q)  tver=N  pad=N (the BTH pad count, as sent)
+ *	qpn=N (instead of -q)  src=N (IPv4 source, host order, instead of -s)  tver=N  pad=N (the BTH pad count, as sent)
  *	badicrc (ICRC inverted)  hdrcut=N (N bytes less of the headers after
  *	the BTH, ICRC still right)  udplen=N  iplen=N (the length fields, as
  *	sent)  badipcsum  wire=N (cut the frame to N bytes of IP packet)
@@ -120,7 +120,7 @@ static int has_imm(int op)
 
 struct pkt {
 	long op, psn, len, fill, qpn, tver, pad, hdrcut, udplen, iplen, wire, imm;
-	unsigned long long va, aeth;
+	unsigned long long va, aeth, src;
 	unsigned long rkey, rlen;
 	int ack, se, badicrc, badipcsum;
 };
@@ -150,7 +150,7 @@ static int parse(char *spec, struct pkt *k, long qpn)
 		if (0) ;
 		NUM(op); NUM(psn); NUM(len); NUM(fill); NUM(qpn); NUM(tver); NUM(pad);
 		NUM(hdrcut); NUM(udplen); NUM(iplen); NUM(wire); NUM(imm); NUM(va);
-		NUM(rkey); NUM(rlen); NUM(aeth);
+		NUM(rkey); NUM(rlen); NUM(aeth); NUM(src);
 		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum);
 		else {
 			fprintf(stderr, "tonic_roce_inject: unknown '%s'\n", tok);
@@ -184,6 +184,8 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 	out[6] = 0x40;				/* DF */
 	out[8] = 64;
 	out[9] = IPPROTO_UDP;
+	if (k->src)
+		src.s_addr = htonl((uint32_t)k->src);
 	memcpy(out + 12, &src, 4);
 	memcpy(out + 16, &dst, 4);
 	udp[0] = 0xc1; udp[1] = 0x23;
