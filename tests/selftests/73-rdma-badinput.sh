@@ -251,7 +251,32 @@ cases() {
 	expect write-inside-send NAK-INV/101
 	t_stop
 	tgrep '^mr unchanged$' "the WRITE inside a SEND was placed"
-	# Not asserted (rxe checks the MTU length rule, tonic does not yet): a short SEND first.
+	t_start write-imm-inside-send -s 1024 -m 16384 || { fail "$SIDE: target"; return; }
+	inj write-imm-inside-send "op=0,psn=100,len=1024" \
+		"op=0x0b,psn=101,ack,va=$VA,rkey=$RKEY,rlen=64,len=64,imm=7"
+	expect write-imm-inside-send NAK-INV/101
+	t_stop
+	tgrep '^mr unchanged$' "the WRITE with immediate inside a SEND was placed"
+	# A WRITE's packet lengths (path MTU 1024): a first or only packet
+	# must carry min(MTU, what is left of the RETH length), as rxe's
+	# check_rkey wants; a middle may not run past the RETH, a last must
+	# end it exactly.
+	for c in "write-first-short:op=6,psn=100,ack,va=VA,rkey=RKEY,rlen=2048,len=512" \
+		 "write-only-over-mtu:op=0x0a,psn=100,ack,va=VA,rkey=RKEY,rlen=1536,len=1536" \
+		 "write-middle-overrun:op=6,psn=100,va=VA,rkey=RKEY,rlen=1500,len=1024 op=7,psn=101,ack,len=1024" \
+		 "write-last-short:op=6,psn=100,va=VA,rkey=RKEY,rlen=2048,len=1024 op=8,psn=101,ack,len=512"; do
+		n=${c%%:*} p=$(echo "${c#*:}" | sed "s/VA/$VA/; s/RKEY/$RKEY/")
+		t_start $n || { fail "$SIDE: target"; return; }
+		# shellcheck disable=SC2086
+		inj $n $p
+		case $n in
+		write-first-short|write-only-over-mtu) expect $n NAK-INV/100 ;;
+		*) expect $n NAK-INV/101 ;;
+		esac
+		t_stop
+		tgrep '^qp state 6$' "the QP is not in ERR"
+	done
+	# Not asserted (neither checks a SEND's packet lengths against the MTU): a short SEND first.
 	t_start short-first -s 1024 -m 16384 || { fail "$SIDE: target"; return; }
 	inj short-first "op=0,psn=100,ack,len=100"
 	t_stop
@@ -278,7 +303,10 @@ cases() {
 	tgrep '^qp state 3$' "the QP left RTS"
 	t_start rnr -n 0 || { fail "$SIDE: target"; return; }
 	inj rnr "$S,psn=100"; expect rnr RNR/100
+	inj rnr-write-imm "op=0x0b,psn=100,ack,va=$VA,rkey=$RKEY,rlen=64,len=64,imm=7"
+	expect rnr-write-imm RNR/100
 	t_stop
+	tgrep '^mr unchanged$' "an RNR-NAKed WRITE with immediate was placed"
 	tgrep '^qp state 3$' "an RNR NAK moved the QP out of RTS"
 }
 
