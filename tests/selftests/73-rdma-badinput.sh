@@ -262,11 +262,12 @@ cases() {
 	# check_rkey wants; a middle may not run past the RETH, a last must
 	# end it exactly.
 	for c in "write-first-short:op=6,psn=100,ack,va=VA,rkey=RKEY,rlen=2048,len=512" \
-		 "write-only-over-mtu:op=0x0a,psn=100,ack,va=VA,rkey=RKEY,rlen=1536,len=1536" \
+		 "write-only-over-mtu:op=0x0a,psn=100,ack,va=VA,rkey=RKEY,rlen=1200,len=1200" \
 		 "write-middle-overrun:op=6,psn=100,va=VA,rkey=RKEY,rlen=1500,len=1024 op=7,psn=101,ack,len=1024" \
 		 "write-last-short:op=6,psn=100,va=VA,rkey=RKEY,rlen=2048,len=1024 op=8,psn=101,ack,len=512"; do
-		n=${c%%:*} p=$(echo "${c#*:}" | sed "s/VA/$VA/; s/RKEY/$RKEY/")
+		n=${c%%:*}
 		t_start $n || { fail "$SIDE: target"; return; }
+		p=$(echo "${c#*:}" | sed "s/VA/$VA/; s/RKEY/$RKEY/")
 		# shellcheck disable=SC2086
 		inj $n $p
 		case $n in
