@@ -362,6 +362,7 @@ echo "rxe1: $(rdma_hw_counters rxe1)"
 echo "rxe1 missed $RXE_NOTES of the expectations (notes above; rxe is the reference, not under test)"
 
 echo "# tonic vs rxe, case by case"
+SIDE=compare
 # Cases where the two may differ: not asserted alike, or rxe off the spec.
 # send-too-long: a SEND longer than the receive buffer is an invalid
 # request (NAK, the receive completes with a local length error); 6.1's
