@@ -125,6 +125,7 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	u8 op = bth->opcode;
 	struct trd_mr *mr;
 	void *ext = trd_pkt_ext(bth);
+	u32 resid, pad;
 
 	/*
 	 * A WRITE with immediate consumes a receive WQE: RNR before anything
@@ -155,8 +156,15 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	} else if (!qp->wrkey) {
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	}
-	/* The RETH's length, exactly: no more, and all of it by the last packet. */
-	if (len > qp->wlen - qp->woff ||
+	/*
+	 * The RETH's length, exactly, in path-MTU packets (rxe's check_rkey):
+	 * while more than an MTU of it is left, a packet carries an MTU and
+	 * no pad; then exactly what is left, padded to 4 bytes; the last
+	 * packet ends it.
+	 */
+	resid = qp->wlen - qp->woff;
+	pad = (bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT;
+	if ((resid > qp->mtu ? len != qp->mtu || pad : len != resid || pad != (-resid & 3)) ||
 	    (trd_op_is_last(op) && qp->woff + len != qp->wlen))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	if (len) {
