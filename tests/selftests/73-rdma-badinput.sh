@@ -193,10 +193,22 @@ cases() {
 	inj good-write "op=0x0a,psn=103,ack,va=$((VA + 64)),rkey=$RKEY,rlen=128,len=128,fill=0x11"
 	expect good-write ACK/103
 	inj zero-write-badkey "op=0x0a,psn=104,ack,va=0,rkey=$BADKEY,rlen=0"
+	# Floods, back to back: 200 packets ahead get one NAK; 300 bad ICRCs none.
+	set --
+	for i in $(seq 200); do set -- "$@" "$S,psn=150"; done
+	inj flood-ahead -g 0 "$@"; expect flood-ahead NAK-SEQ/105
+	i0=$(counter $DEV icrc_errors)
+	set --
+	for i in $(seq 300); do set -- "$@" "$S,psn=105,badicrc"; done
+	inj flood-bad-icrc -g 0 "$@"; expect flood-bad-icrc none
+	i1=$(counter $DEV icrc_errors)
+	[ $SIDE = tonic ] && { [ $((i1 - i0)) = 300 ] || fail "tonic: icrc_errors +$((i1 - i0)) for 300 bad ICRCs"; }
+	inj after-floods "$S,psn=105"; expect after-floods ACK/105
 	t_stop
 	tgrep '^wc wr_id 0 status 0 .* len 64$' "the first SEND not received"
 	tgrep '^wc wr_id 2 status 0 .* len 64$' "the SEND after the gap not received"
-	grep -q '^wc wr_id 3 ' $TOUT && fail "$SIDE keep: a duplicate or dropped packet consumed a receive"
+	tgrep '^wc wr_id 3 status 0 .* len 64$' "the SEND after the floods not received"
+	grep -q '^wc wr_id 4 ' $TOUT && fail "$SIDE keep: a duplicate or dropped packet consumed a receive"
 	tgrep '^mr changed 64\.\.191 \(128 bytes\)$' "the good WRITE did not land exactly"
 	tgrep '^qp state 3$' "the QP left RTS"
 
@@ -205,6 +217,7 @@ cases() {
 		 "beyond-mr:va=VA+4064,rkey=RKEY,rlen=64,len=64" \
 		 "below-mr:va=VA-64,rkey=RKEY,rlen=64,len=64" \
 		 "rlen-overflow:va=VA+16,rkey=RKEY,rlen=0xffffffff,len=64" \
+		 "va-wraps:va=0xffffffffffffffc0,rkey=RKEY,rlen=128,len=128" \
 		 "first-beyond-mr:op=6,va=VA,rkey=RKEY,rlen=65536,len=1024"; do
 		n=${c%%:*} p=${c#*:}
 		t_start $n || { fail "$SIDE: target"; return; }
