@@ -5,7 +5,8 @@
 # The RDMA test bed (Soft-RoCE, rdma_rxe, in the guest): rdma-core,
 # ibverbs-utils (ibv_devinfo, ibv_rc_pingpong), ibverbs-providers (the
 # dlopen'ed librxe provider), librdmacm-dev, rdmacm-utils (rping), perftest
-# (ib_write_bw, ...); the `rdma` tool comes with iproute2.
+# (ib_write_bw, ...), libibverbs-dev (test 73's tonic_verbs_target; named
+# though librdmacm-dev depends on it); the `rdma` tool comes with iproute2.
 set -e
 # linux-source-6.12: its YNL tools (tools/net/ynl: ynl-gen-c.py, cli.py) and
 # schemas generate and check the netlink code (scripts/ynl-gen.sh), with
@@ -14,7 +15,7 @@ PKGS="linux-image-amd64 linux-headers-amd64 linux-source-6.1 qemu-system-x86
 busybox-static kmod cpio gzip iproute2 iperf3 libnl-3-dev libnl-genl-3-dev
 pkg-config gcc make clang libclang-rt-14-dev sparse python3 procps
 python3-matplotlib ethtool linux-source-6.12 python3-yaml python3-jsonschema
-rdma-core ibverbs-utils ibverbs-providers librdmacm-dev rdmacm-utils perftest"
+rdma-core ibverbs-utils ibverbs-providers libibverbs-dev librdmacm-dev rdmacm-utils perftest"
 
 missing=""
 for p in $PKGS; do
