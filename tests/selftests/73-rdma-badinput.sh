@@ -8,18 +8,26 @@
 #
 #  * silently dropped and counted: a wrong ICRC (icrc_errors), a bad
 #    TVer, an unknown opcode, headers cut short, UDP and IP lengths that
-#    lie, a bad IP checksum, a frame cut short, a QPN nobody has
-#    (bad_packets); the QP is not disturbed (a good SEND is ACKed after);
+#    lie, a bad IP checksum, a frame cut short, a QPN nobody has, a source
+#    that is not the QP's peer, a pad count past the payload, an ACK cut
+#    short (bad_packets); stray ACK/NAK; the QP is not disturbed (a good
+#    SEND is ACKed after);
 #  * PSN ahead of the expected one: exactly one NAK sequence error per gap
-#    (naming the expected PSN); a duplicate: the ACK re-sent
-#    (duplicate_requests), no receive consumed;
+#    (naming the expected PSN), also for 200 back to back; a duplicate:
+#    the ACK re-sent (duplicate_requests), no receive consumed; 300 bad
+#    ICRCs back to back: all counted, none answered;
 #  * RDMA WRITE with a wrong rkey, outside the MR (above, below, a RETH
-#    length that overflows, a first packet whose RETH range leaves the
-#    MR): NAK remote access error, QP to ERR, receives flushed, MR
-#    untouched;
+#    length that overflows, an address that wraps, a first packet whose
+#    RETH range leaves the MR): NAK remote access error, QP to ERR,
+#    receives flushed, MR untouched;
 #  * a SEND larger than the receive buffer, SEND/WRITE middle or last
-#    without a first, a new first inside a message: NAK invalid request,
-#    QP to ERR; no receive WQE: RNR NAK;
+#    without a first, a first (or a WRITE with immediate) inside a
+#    message, a WRITE packet whose length breaks the path-MTU rule or its
+#    RETH length: NAK invalid request, QP to ERR; no receive WQE: RNR NAK
+#    (a WRITE with immediate places nothing);
+#  * the requester's side: NAK remote access / invalid request for the
+#    target's SEND: that error completion, QP to ERR; an ACK for a PSN
+#    never sent is ignored, the right one completes the SEND once;
 #  * after each destructive case the target QP is created anew.
 #
 # Then the same cases against Soft-RoCE (rxe1 as the target): the reply
