@@ -71,7 +71,7 @@ static struct sk_buff *trd_resp_send(struct trd_qp *qp, const struct trd_bth *bt
 	u8 op = bth->opcode;
 
 	if (trd_op_is_first(op)) {
-		if (qp->in_recv)
+		if (qp->in_recv || qp->wrkey)	/* inside a SEND or a WRITE */
 			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 		if (!trd_resp_take_rwqe(qp))
 			goto rnr;
@@ -101,12 +101,31 @@ rnr:
 	return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
 }
 
+/*
+ * The RETH of a WRITE's first packet names an MR of the QP's PD with
+ * remote write access and a range inside it, all of its length: checked
+ * before anything is placed (rxe's check_rkey).  A zero-length WRITE
+ * needs no valid key.
+ */
+static bool trd_resp_reth_ok(struct trd_qp *qp)
+{
+	struct trd_mr *mr;
+
+	if (!qp->wlen)
+		return true;
+	mr = trd_mr_lookup(qp->dev, qp->wrkey);
+	return mr && mr->pd == to_tpd(qp->ib.pd) && mr->umem &&
+	       (mr->access & IB_ACCESS_REMOTE_WRITE) && qp->wva >= mr->iova &&
+	       qp->wlen <= mr->length && qp->wva - mr->iova <= mr->length - qp->wlen;
+}
+
 static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *bth, u32 psn,
 				      void *pay, u32 len)
 {
 	u8 op = bth->opcode;
 	struct trd_mr *mr;
 	void *ext = trd_pkt_ext(bth);
+	u32 resid, pad;
 
 	/*
 	 * A WRITE with immediate consumes a receive WQE: RNR before anything
@@ -121,7 +140,7 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	if (trd_op_is_first(op)) {
 		const struct trd_reth *reth = ext;
 
-		if (qp->wlen != qp->woff && qp->wrkey)
+		if (qp->wrkey || qp->in_recv)	/* inside a WRITE or a SEND */
 			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 		if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
 			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
@@ -130,11 +149,22 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 		qp->wlen = be32_to_cpu(reth->len);
 		qp->woff = 0;
 		ext = (void *)(reth + 1);
+		if (!trd_resp_reth_ok(qp)) {
+			qp->wrkey = 0;
+			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
+		}
 	} else if (!qp->wrkey) {
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	}
-	/* The RETH's length, exactly: no more, and all of it by the last packet. */
-	if (len > qp->wlen - qp->woff ||
+	/*
+	 * The RETH's length, exactly, in path-MTU packets (rxe's check_rkey):
+	 * while more than an MTU of it is left, a packet carries an MTU and
+	 * no pad; then exactly what is left, padded to 4 bytes; the last
+	 * packet ends it.
+	 */
+	resid = qp->wlen - qp->woff;
+	pad = (bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT;
+	if ((resid > qp->mtu ? len != qp->mtu || pad : len != resid || pad != (-resid & 3)) ||
 	    (trd_op_is_last(op) && qp->woff + len != qp->wlen))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	if (len) {

@@ -4,8 +4,9 @@
 # second run costs one dpkg query.
 # The RDMA test bed (Soft-RoCE, rdma_rxe, in the guest): rdma-core,
 # ibverbs-utils (ibv_devinfo, ibv_rc_pingpong), ibverbs-providers (the
-# dlopen'ed librxe provider), libibverbs-dev (tonic_rdma_xfer), librdmacm-dev,
-# rdmacm-utils (rping), perftest
+# dlopen'ed librxe provider), libibverbs-dev (the verbs programs
+# tonic_rdma_xfer and tonic_verbs_target; named though librdmacm-dev
+# depends on it), librdmacm-dev, rdmacm-utils (rping), perftest
 # (ib_write_bw, ...); the `rdma` tool comes with iproute2.
 set -e
 # linux-source-6.12: its YNL tools (tools/net/ynl: ynl-gen-c.py, cli.py) and

@@ -18,10 +18,11 @@ $(KSFT_DIR)/kselftest_harness.h:
 $(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tests/selftests/*.h include/uapi/linux/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) -O2 -g -Wall -Wextra -D_GNU_SOURCE -I$(KSFT_DIR) -I$(CURDIR)/include -Itests/selftests \
-		$(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(GUEST_LIBS)
+		$(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< -lpthread $(GUEST_LDLIBS)
 
-# Verbs programs (rdma-core's libibverbs, from libibverbs-dev).
-$(B)/guest/tonic_rdma_xfer: GUEST_LIBS = -libverbs
+# Per-program libraries (Debian's libibverbs-dev; the initramfs copies the
+# shared libraries every guest program needs, ldd's list).
+$(B)/guest/tonic_rdma_xfer $(B)/guest/tonic_verbs_target: GUEST_LDLIBS := -libverbs
 
 # BPF objects for the guest (tests/selftests/bpf/*.bpf.c, clang -target
 # bpf, no libbpf): shipped next to the programs, loaded by tonic_bpf_load.
