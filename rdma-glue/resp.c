@@ -102,21 +102,20 @@ rnr:
 }
 
 /*
- * The RETH of a WRITE's first packet names an MR of the QP's PD with
- * remote write access and a range inside it, all of its length: checked
- * before anything is placed (rxe's check_rkey).  A zero-length WRITE
- * needs no valid key.
+ * A RETH (a WRITE's first packet, a READ request) names an MR of the
+ * QP's PD with @access (remote write or read) and a range inside it, all
+ * of its length: checked before anything is placed or read (rxe's
+ * check_rkey).  Zero bytes need no valid key.
  */
-static bool trd_resp_reth_ok(struct trd_qp *qp)
+static bool trd_resp_reth_ok(struct trd_qp *qp, u32 rkey, u64 va, u32 len, int access)
 {
 	struct trd_mr *mr;
 
-	if (!qp->wlen)
+	if (!len)
 		return true;
-	mr = trd_mr_lookup(qp->dev, qp->wrkey);
-	return mr && mr->pd == to_tpd(qp->ib.pd) && mr->umem &&
-	       (mr->access & IB_ACCESS_REMOTE_WRITE) && qp->wva >= mr->iova &&
-	       qp->wlen <= mr->length && qp->wva - mr->iova <= mr->length - qp->wlen;
+	mr = trd_mr_lookup(qp->dev, rkey);
+	return mr && mr->pd == to_tpd(qp->ib.pd) && mr->umem && (mr->access & access) &&
+	       va >= mr->iova && len <= mr->length && va - mr->iova <= mr->length - len;
 }
 
 static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *bth, u32 psn,
@@ -149,7 +148,7 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 		qp->wlen = be32_to_cpu(reth->len);
 		qp->woff = 0;
 		ext = (void *)(reth + 1);
-		if (!trd_resp_reth_ok(qp)) {
+		if (!trd_resp_reth_ok(qp, qp->wrkey, qp->wva, qp->wlen, IB_ACCESS_REMOTE_WRITE)) {
 			qp->wrkey = 0;
 			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
 		}
@@ -224,7 +223,6 @@ static struct sk_buff *trd_resp_read(struct trd_qp *qp, const struct trd_bth *bt
 	u32 rkey = be32_to_cpu(reth->rkey), len = be32_to_cpu(reth->len);
 	u32 npkts = max_t(u32, 1, DIV_ROUND_UP_ULL(len, qp->mtu));
 	struct trd_rd_res *res;
-	struct trd_mr *mr;
 
 	if (len > TRD_MAX_MSG)
 		return dup ? NULL : trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
@@ -232,15 +230,9 @@ static struct sk_buff *trd_resp_read(struct trd_qp *qp, const struct trd_bth *bt
 		return NULL;		/* not within what was asked before */
 	if (!dup && (qp->in_recv || qp->wrkey))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);	/* inside a message */
-	if (!(qp->access & IB_ACCESS_REMOTE_READ))
+	if (!(qp->access & IB_ACCESS_REMOTE_READ) ||
+	    !trd_resp_reth_ok(qp, rkey, va, len, IB_ACCESS_REMOTE_READ))
 		return dup ? NULL : trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
-	if (len) {
-		mr = trd_mr_lookup(qp->dev, rkey);
-		if (!mr || mr->pd != to_tpd(qp->ib.pd) || !mr->umem ||
-		    !(mr->access & IB_ACCESS_REMOTE_READ) || va < mr->iova ||
-		    len > mr->length || va - mr->iova > mr->length - len)
-			return dup ? NULL : trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
-	}
 	if (dup && trd_resp_read_queued(qp, psn))
 		return NULL;
 	if (qp->rd_tail - qp->rd_head >= TRD_MAX_RD_ATOM) {
