@@ -169,9 +169,9 @@ perf sbw-rxe-tonic ib_send_bw "-s 65536 -n 100" tonic0 $G0 rxe1 $GR ||
 perf slat-rxe ib_send_lat "-s 2 -n 200 -C" rxe1 $GR tonic0 $G0 || ksft_fail "ib_send_lat tonic0 <-> rxe1"
 perf slat-rxe-tonic ib_send_lat "-s 2 -n 200 -C" tonic0 $G0 rxe1 $GR ||
 	ksft_fail "ib_send_lat rxe1 <-> tonic0"
-rdma_netem loss 5%
-pp pp-rxe-loss5 rxe1 $GR tonic0 $G0 -n 50 -s 16384 || ksft_fail "ibv_rc_pingpong tonic0 -> rxe1 at 5 % loss"
-rdma_netem_del
+# Not ibv_rc_pingpong with rxe at 5 % loss: both ends send, and rxe's own
+# requester does not finish it (70: rxe0 <-> rxe1 times out there too);
+# 74 has tonic0 -> rxe1 at 5 %, where rxe only responds.
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 
