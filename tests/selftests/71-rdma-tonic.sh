@@ -51,10 +51,6 @@ for want in "transport:.*InfiniBand" "state:.*PORT_ACTIVE" "active_mtu:.*1024" \
 	grep -q "$want" /tmp/devinfo || ksft_fail "ibv_devinfo: no '$want'"
 done
 
-# counter DEV NAME: one of DEV's rdma counters.
-counter() {
-	$RDMA statistic show link "$1/1" | tr ' ' '\n' | awk -v n="$2" '$0 == n { getline v; print v + 0; exit }'
-}
 
 # tonic_rdma.ko needs tonic.ko (the device API), and modprobe knew it.
 grep -q '^tonic_rdma ' /proc/modules || ksft_fail "tonic_rdma not loaded"
@@ -65,7 +61,7 @@ awk '$1 == "tonic" { exit $4 ~ /tonic_rdma/ ? 0 : 1 }' /proc/modules ||
 pp pp-poll tonic1 $G1 tonic0 $G0 -n 200 || ksft_fail "ibv_rc_pingpong tonic0 <-> tonic1"
 # The transfer's packets were the flows' decisions; the flows are gone with the QPs.
 for d in tonic0 tonic1; do
-	tx=$(counter $d tx_packets) descs=$(counter $d tonic_flow_descs) fl=$(counter $d tonic_flows)
+	tx=$(rdma_counter $d tx_packets) descs=$(rdma_counter $d tonic_flow_descs) fl=$(rdma_counter $d tonic_flows)
 	echo "$d: tx_packets $tx tonic_flow_descs $descs tonic_flows $fl"
 	[ "$descs" -ge 200 ] || ksft_fail "$d: the QP's flow gave $descs descriptors"
 	[ "$fl" = 0 ] || ksft_fail "$d: $fl flows left after the QPs were destroyed"
@@ -149,7 +145,7 @@ echo "tonic1: $(rdma_hw_counters tonic1)"
 r=$($RDMA statistic show link tonic0/1 | tr ' ' '\n' | awk '/^(timeouts|nak_seq_rcvd)$/ { getline v; s += v } END { print s + 0 }')
 [ "$r" -gt 0 ] || ksft_fail "no retransmission was counted at 1 % loss"
 # ... and the flows resent (go-back-N is the program's decision now).
-r=$(($(counter tonic0 retrans_packets) + $(counter tonic1 retrans_packets)))
+r=$(($(rdma_counter tonic0 retrans_packets) + $(rdma_counter tonic1 retrans_packets)))
 [ "$r" -gt 0 ] || ksft_fail "no flow retransmission (TONIC_DESC_RTX) at 1 % loss"
 
 # Against Soft-RoCE: rxe1 on vethB instead of tonic1.
@@ -175,7 +171,7 @@ perf slat-rxe-tonic ib_send_lat "-s 2 -n 200 -C" tonic0 $G0 rxe1 $GR ||
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 
-[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
+[ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
 $RDMA link del rxe1
 $RDMA link del tonic0 || ksft_fail "rdma link del tonic0"
 $MODPROBE -r tonic_rdma || ksft_fail "tonic_rdma does not unload"

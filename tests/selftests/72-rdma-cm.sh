@@ -19,24 +19,7 @@ UCMATOSE=/usr/bin/ucmatose
 UDADDY=/usr/bin/udaddy
 PORT=7471
 
-# wait_link DEV ADDR: DEV's port ACTIVE with its IPv4 GID.
-wait_link() {
-	_i=0
-	while :; do
-		rdma_gid_index "$1" "$2" > /dev/null &&
-			$RDMA link show "$1/1" | grep -q 'state ACTIVE' && break
-		_i=$((_i + 1))
-		[ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] && {
-			echo "$1 not ready:"; $RDMA link show; return 1; }
-		sleep 0.1
-	done
-}
 
-# counter DEV NAME: one of DEV's rdma counters (empty if it has none such).
-counter() {
-	$RDMA statistic show link "$1/1" | tr ' ' '\n' |
-		awk -v n="$2" '$0 == n { getline v; print v + 0; exit }'
-}
 
 # cm NAME SERVERADDR CLIENTADDR ucmatose|udaddy: ucmatose (RC: connect, 10
 # messages of 100 bytes each way, disconnect) or udaddy (UD QPs: SIDR
@@ -47,8 +30,8 @@ cm() {
 	[ "$4" = udaddy ] && _tool=$UDADDY _port=7174
 	_a0=$(_rdma_stat $RDMA_NETDEV_A tx_packets) _b0=$(_rdma_stat $RDMA_NETDEV_B tx_packets)
 	# (not _t0, _t: rdma_run's)
-	_ct0=$(counter tonic0 tx_packets) _cr0=$(counter tonic0 rx_packets)
-	_cx0=$(counter tonic0 bad_packets)
+	_ct0=$(rdma_counter tonic0 tx_packets) _cr0=$(rdma_counter tonic0 rx_packets)
+	_cx0=$(rdma_counter tonic0 bad_packets)
 	if [ $_tool = $UCMATOSE ]; then
 		rdma_run "$_n" 120 $_port "$_tool -f ip -b $_s -p $_port -C 10 -S 100" \
 			"$_tool -f ip -s $_s -b $_c -p $_port -C 10 -S 100" || return 1
@@ -58,8 +41,8 @@ cm() {
 	fi
 	_a=$(($(_rdma_stat $RDMA_NETDEV_A tx_packets) - _a0))
 	_b=$(($(_rdma_stat $RDMA_NETDEV_B tx_packets) - _b0))
-	_ct=$(($(counter tonic0 tx_packets) - _ct0)) _cr=$(($(counter tonic0 rx_packets) - _cr0))
-	_cx=$(($(counter tonic0 bad_packets) - _cx0))
+	_ct=$(($(rdma_counter tonic0 tx_packets) - _ct0)) _cr=$(($(rdma_counter tonic0 rx_packets) - _cr0))
+	_cx=$(($(rdma_counter tonic0 bad_packets) - _cx0))
 	echo "$_n: $RDMA_NETDEV_A tx +$_a, $RDMA_NETDEV_B tx +$_b; tonic0 tx_packets +$_ct rx_packets +$_cr bad_packets +$_cx"
 	# 10 messages each way and a CM MAD (SIDR REQ or REP) at least.
 	[ $_a -ge 11 ] && [ $_b -ge 11 ] || { echo "$_n: the run did not cross the veth pair"; return 1; }
@@ -94,8 +77,8 @@ rdma_pair || ksft_fail "rdma_pair"
 for m in ib_uverbs rdma_ucm; do $MODPROBE $m || ksft_fail "modprobe $m"; done
 $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || ksft_fail "rdma link add tonic0"
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "rdma link add tonic1"
-wait_link tonic0 $RDMA_A || ksft_fail "tonic0"
-wait_link tonic1 $RDMA_B || ksft_fail "tonic1"
+rdma_wait_link tonic0 $RDMA_A _gid || ksft_fail "tonic0"
+rdma_wait_link tonic1 $RDMA_B _gid || ksft_fail "tonic1"
 for m in ib_cm rdma_cm rdma_ucm; do
 	grep -q "^$m " /proc/modules || ksft_fail "$m is not loaded"
 done
@@ -153,11 +136,11 @@ for name, p in cases:
     s.sendto(p, (dst, 0))
     print("sent:", name, len(p), "bytes")
 PYEOF
-x0=$(counter tonic0 bad_packets) r0=$(counter tonic0 rx_packets) i0=$(counter tonic0 icrc_errors)
+x0=$(rdma_counter tonic0 bad_packets) r0=$(rdma_counter tonic0 rx_packets) i0=$(rdma_counter tonic0 icrc_errors)
 /usr/bin/python3 /tmp/ud_inject.py $RDMA_B $RDMA_A || ksft_fail "ud_inject.py"
 sleep 1
-x=$(($(counter tonic0 bad_packets) - x0)) r=$(($(counter tonic0 rx_packets) - r0))
-i=$(($(counter tonic0 icrc_errors) - i0))
+x=$(($(rdma_counter tonic0 bad_packets) - x0)) r=$(($(rdma_counter tonic0 rx_packets) - r0))
+i=$(($(rdma_counter tonic0 icrc_errors) - i0))
 echo "ud-inject: tonic0 rx_packets +$r bad_packets +$x icrc_errors +$i"
 [ $i = 0 ] || ksft_fail "the injected packets' ICRC was wrong"
 [ $r = 6 ] && [ $x = 5 ] || ksft_fail "5 of the 6 injected datagrams should count as bad"
@@ -166,15 +149,15 @@ echo "ud-inject: tonic0 rx_packets +$r bad_packets +$x icrc_errors +$i"
 try_rping rping-tonic $RDMA_B || ksft_fail "rping tonic0 -> tonic1"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
-[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the tonic runs"
-[ "$(counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left after the tonic runs"
+[ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the tonic runs"
+[ "$(rdma_counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left after the tonic runs"
 
 # Against Soft-RoCE: rxe1 on vethB instead of tonic1.
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
 $MODPROBE rdma_rxe || ksft_fail "modprobe rdma_rxe"
 RDMA_DEV_B=rxe1
 $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
-wait_link rxe1 $RDMA_B || ksft_fail "rxe1"
+rdma_wait_link rxe1 $RDMA_B _gid || ksft_fail "rxe1"
 pair cm-rxe-srv $RDMA_B $RDMA_A ucmatose "ucmatose tonic0 -> rxe1 (rxe server)"
 pair cm-tonic-srv $RDMA_A $RDMA_B ucmatose "ucmatose rxe1 -> tonic0 (tonic server)"
 pair ud-rxe-srv $RDMA_B $RDMA_A udaddy "udaddy tonic0 -> rxe1 (rxe server)"
@@ -183,7 +166,7 @@ try_rping rping-rxe-srv $RDMA_B || ksft_fail "rping tonic0 -> rxe1 (rxe server)"
 try_rping rping-tonic-srv $RDMA_A || ksft_fail "rping rxe1 -> tonic0 (tonic server)"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
-[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
+[ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
 $RDMA res show qp 2>&1 | grep -v 'type GSI' | grep -q 'type RC' &&
 	{ $RDMA res show qp; ksft_fail "RC QPs left"; }
 

@@ -60,22 +60,7 @@ fail() {
 	FAILS=$((FAILS + 1))
 }
 
-# counter DEV NAME: one of DEV's port counters (0 if it has none by that name).
-counter() {
-	$RDMA statistic show link "$1/1" | tr ' ' '\n' | awk -v n="$2" '$0 == n { getline v; print v + 0; f = 1; exit } END { if (!f) print 0 }'
-}
 
-wait_link() {	# DEV ADDR VAR
-	_i=0
-	while :; do
-		_g=$(rdma_gid_index "$1" "$2") &&
-			$RDMA link show "$1/1" | grep -q 'state ACTIVE' && break
-		_i=$((_i + 1))
-		[ $_i -ge $((100 * TONIC_TIMEOUT_SCALE)) ] && { echo "$1 not ready"; return 1; }
-		sleep 0.1
-	done
-	eval "$3=$_g"
-}
 
 # side tonic|rxe: which device is the target, and where the injector sits.
 side() {
@@ -87,7 +72,7 @@ side() {
 		DEV=rxe1 TADDR=$RDMA_B PADDR=$RDMA_A INJ_IF=$RDMA_NETDEV_A
 		DMAC=$(cat /sys/class/net/$RDMA_NETDEV_B/address)
 	fi
-	wait_link $DEV $TADDR GID || return 1
+	rdma_wait_link $DEV $TADDR GID || return 1
 	RES=/tmp/res.$SIDE
 	: > $RES
 }
@@ -155,7 +140,7 @@ cases() {
 	# --- Dropped, counted, QP unharmed.
 	t_start keep || { fail "$SIDE: target"; return; }
 	inj good-send "$S,psn=100"; expect good-send ACK/100
-	i0=$(counter $DEV icrc_errors) b0=$(counter $DEV bad_packets)
+	i0=$(rdma_counter $DEV icrc_errors) b0=$(rdma_counter $DEV bad_packets)
 	inj bad-icrc "$S,psn=101,badicrc"; expect bad-icrc none
 	inj bad-tver "$S,psn=101,tver=1"; expect bad-tver none
 	inj bad-opcode "op=0x1f,psn=101,ack,len=8"; expect bad-opcode none
@@ -170,11 +155,11 @@ cases() {
 	inj pad-past-payload "op=4,psn=101,ack,len=0,pad=3"; expect pad-past-payload none
 	inj ack-cut "op=0x11,psn=101,hdrcut=4"; expect ack-cut none
 	# An ACK to a QP with nothing outstanding: ignored, no reply.
-	a0=$(counter $DEV acks_rcvd)
+	a0=$(rdma_counter $DEV acks_rcvd)
 	inj stray-ack "op=0x11,psn=5000,aeth=0x1f000009"; expect stray-ack none
 	inj stray-nak "op=0x11,psn=1000,aeth=0x62000000"; expect stray-nak none
-	a1=$(counter $DEV acks_rcvd)
-	i1=$(counter $DEV icrc_errors) b1=$(counter $DEV bad_packets)
+	a1=$(rdma_counter $DEV acks_rcvd)
+	i1=$(rdma_counter $DEV icrc_errors) b1=$(rdma_counter $DEV bad_packets)
 	if [ $SIDE = tonic ]; then
 		echo "    tonic counters: icrc_errors +$((i1 - i0)), bad_packets +$((b1 - b0))"
 		[ $((i1 - i0)) = 1 ] || fail "tonic: icrc_errors +$((i1 - i0)), want +1"
@@ -185,13 +170,13 @@ cases() {
 	fi
 	inj still-alive "$S,psn=101"; expect still-alive ACK/101
 	# --- PSN window.
-	n0=$(counter $DEV nak_seq_sent) d0=$(counter $DEV duplicate_requests)
+	n0=$(rdma_counter $DEV nak_seq_sent) d0=$(rdma_counter $DEV duplicate_requests)
 	inj psn-ahead "$S,psn=107" "$S,psn=108" "$S,psn=110"; expect psn-ahead NAK-SEQ/102
 	inj psn-gap-filled "$S,psn=102"; expect psn-gap-filled ACK/102
 	inj psn-ahead-again "$S,psn=200"; expect psn-ahead-again NAK-SEQ/103
 	inj psn-dup "$S,psn=101"; expect psn-dup ACK/102
 	inj psn-far-behind "$S,psn=$((100 + 0x800000 + 50))"
-	n1=$(counter $DEV nak_seq_sent) d1=$(counter $DEV duplicate_requests)
+	n1=$(rdma_counter $DEV nak_seq_sent) d1=$(rdma_counter $DEV duplicate_requests)
 	if [ $SIDE = tonic ]; then
 		echo "    tonic counters: nak_seq_sent +$((n1 - n0)), duplicate_requests +$((d1 - d0))"
 		[ $((n1 - n0)) = 2 ] || fail "tonic: nak_seq_sent +$((n1 - n0)), want +2 (one per gap)"
@@ -205,11 +190,11 @@ cases() {
 	set --
 	for i in $(seq 200); do set -- "$@" "$S,psn=150"; done
 	inj flood-ahead -g 0 "$@"; expect flood-ahead NAK-SEQ/105
-	i0=$(counter $DEV icrc_errors)
+	i0=$(rdma_counter $DEV icrc_errors)
 	set --
 	for i in $(seq 300); do set -- "$@" "$S,psn=105,badicrc"; done
 	inj flood-bad-icrc -g 0 "$@"; expect flood-bad-icrc none
-	i1=$(counter $DEV icrc_errors)
+	i1=$(rdma_counter $DEV icrc_errors)
 	[ $SIDE = tonic ] && { [ $((i1 - i0)) = 300 ] || fail "tonic: icrc_errors +$((i1 - i0)) for 300 bad ICRCs"; }
 	inj after-floods "$S,psn=105"; expect after-floods ACK/105
 	t_stop

@@ -15,10 +15,6 @@
 . /tests/rdma-lib.sh
 XFER=/usr/bin/tonic_rdma_xfer
 
-# counter DEV NAME: one of DEV's rdma counters.
-counter() {
-	$RDMA statistic show link "$1/1" | tr ' ' '\n' | awk -v n="$2" '$0 == n { getline v; print v + 0; exit }'
-}
 
 # xfer NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID ARGS...: tonic_rdma_xfer,
 # the server's side channel on vethB's address.
@@ -61,7 +57,7 @@ xfer xfer-tonic tonic1 $G1 tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> tonic1"
 xfer xfer-small tonic1 $G1 tonic0 $G0 -s 5000 -m 1000 -n 20 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> tonic1, 1000 B messages (single packets)"
-sent=$(counter tonic1 read_resp_sent) rcvd=$(counter tonic0 read_resp_rcvd)
+sent=$(rdma_counter tonic1 read_resp_sent) rcvd=$(rdma_counter tonic0 read_resp_rcvd)
 echo "tonic1 read_resp_sent $sent, tonic0 read_resp_rcvd $rcvd"
 # 3 rounds of 1 MiB and 20 of 5000 B in 1000 B READs at MTU 1024.
 [ "$sent" -ge $((3 * 1024 + 20 * 5)) ] || ksft_fail "tonic1 sent $sent READ responses"
@@ -69,9 +65,9 @@ echo "tonic1 read_resp_sent $sent, tonic0 read_resp_rcvd $rcvd"
 rbw rbw-tonic tonic1 $G1 tonic0 $G0 || ksft_fail "ib_read_bw tonic0 -> tonic1"
 # Single-packet READs, 128 posted: the requester keeps at most the
 # responder's 16 (max_rd_atomic) outstanding, none is dropped.
-drops=$(counter tonic1 read_req_drops)
+drops=$(rdma_counter tonic1 read_req_drops)
 rbw rbw-small tonic1 $G1 tonic0 $G0 256 || ksft_fail "ib_read_bw tonic0 -> tonic1, 256 B"
-[ "$(counter tonic1 read_req_drops)" = "$drops" ] ||
+[ "$(rdma_counter tonic1 read_req_drops)" = "$drops" ] ||
 	ksft_fail "tonic1 dropped READ requests: more than 16 were outstanding"
 
 rdma_netem loss 1% delay 1ms 1ms reorder 5%
@@ -83,10 +79,10 @@ xfer xfer-loss5 tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 4 ||
 rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
-r=$(($(counter tonic0 retrans_packets) + $(counter tonic1 retrans_packets)))
+r=$(($(rdma_counter tonic0 retrans_packets) + $(rdma_counter tonic1 retrans_packets)))
 [ "$r" -gt 0 ] || ksft_fail "no flow retransmission at 1 % loss"
-[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left"
-[ "$(counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left"
+[ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left"
+[ "$(rdma_counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left"
 
 # vanish WHO: a long transfer tonic0 -> tonic1 (READs and WRITEs in
 # flight) whose server (WHO=server: the READ responder's process) or client
@@ -120,8 +116,8 @@ grep -q "retry counter exceeded" /tmp/v.client ||
 vanish client || ksft_fail "the server did not end after its requester vanished"
 xfer xfer-after tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 2 ||
 	ksft_fail "tonic_rdma_xfer after a peer vanished"
-[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after a peer vanished"
-[ "$(counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left after a peer vanished"
+[ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after a peer vanished"
+[ "$(rdma_counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left after a peer vanished"
 
 # Against Soft-RoCE: rxe1 on vethB instead of tonic1, both roles.
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
@@ -149,7 +145,7 @@ rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "rxe1: $(rdma_hw_counters rxe1)"
 
-[ "$(counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
+[ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after the rxe runs"
 $RDMA link del rxe1
 $RDMA link del tonic0 || ksft_fail "rdma link del tonic0"
 $MODPROBE -r tonic_rdma || ksft_fail "tonic_rdma does not unload"

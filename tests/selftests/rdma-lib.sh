@@ -124,6 +124,13 @@ rdma_wait_link() {
 	eval "$3=$_g"
 }
 
+# rdma_counter DEV NAME: one of DEV's port counters (rdma statistic; 0 if
+# it has none by that name).
+rdma_counter() {
+	$RDMA statistic show link "$1/1" | tr ' ' '\n' |
+		awk -v n="$2" '$0 == n { getline v; print v + 0; f = 1; exit } END { if (!f) print 0 }'
+}
+
 # rdma_rxe_links: rxe0 on vethA, rxe1 on vethB, their ports ACTIVE; sets
 # RDMA_GID_A/RDMA_GID_B.
 rdma_rxe_links() {
