@@ -19,12 +19,11 @@ on h1 $IP link set dev eth0 gso_max_size 1500 || ksft_fail "gso_max_size"
 BYTES=8000000
 XFER_LIMIT=100
 XFER_STALL=20
-fails=0 summary=
+fails=0 summary= bad_acks=0
 
 for pct in 1% 5%; do
 	tonic_netem h1 delay 1ms corrupt $pct
 	tonic_netem h2 corrupt $pct
-	bad_acks=0
 	for cc in cubic tonic; do
 		on h1 sysctl -qw net.ipv4.tcp_congestion_control=$cc
 		for addr in 10.0.0.2 fd00::2; do
@@ -47,14 +46,17 @@ for pct in 1% 5%; do
 $res"
 		done
 	done
-	# Not vacuous: ACKs with bad checksums reached the offloaded sender's TCP
-	# (a few per transfer at 1 %: counted over both).
-	if [ $bad_acks -lt 1 ]; then
-		summary="$summary
-corrupt $pct: no ACK with a bad checksum reached h1 during the offloaded runs"
-		fails=$((fails + 1))
-	fi
 done
+# Not vacuous: ACKs with bad checksums reached the offloaded sender's TCP.
+# Counted over every offloaded run: at 1 % there are a few or none (the two
+# offloaded transfers saw 0 + 0 in one run of the suite, 1 + 4 in the
+# next: netem corrupts a random header byte, and only a TCP one makes a
+# bad checksum); at 5 % dozens.
+if [ $bad_acks -lt 1 ]; then
+	summary="$summary
+no ACK with a bad checksum reached h1 during the offloaded runs"
+	fails=$((fails + 1))
+fi
 
 $TC -n h1 qdisc del dev eth0 root
 $TC -n h2 qdisc del dev eth0 root
