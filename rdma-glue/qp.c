@@ -108,8 +108,11 @@ err_count:
 	return err;
 }
 
-/* From the GIDs in the address vector: RoCEv2 over IPv4 only, for now. */
-static int trd_qp_set_av(struct trd_qp *qp, const struct rdma_ah_attr *ah)
+/*
+ * The IPv4 addresses, TOS and TTL of an address vector (a QP's, an address
+ * handle's), from its GIDs: RoCEv2 over IPv4 only, for now.
+ */
+int trd_av_ipv4(const struct rdma_ah_attr *ah, __be32 *saddr, __be32 *daddr, u8 *tos, u8 *ttl)
 {
 	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
 	const struct ib_gid_attr *sgid = grh->sgid_attr;
@@ -121,10 +124,19 @@ static int trd_qp_set_av(struct trd_qp *qp, const struct rdma_ah_attr *ah)
 	if (!ipv6_addr_v4mapped((const struct in6_addr *)sgid->gid.raw) ||
 	    !ipv6_addr_v4mapped((const struct in6_addr *)grh->dgid.raw))
 		return -EAFNOSUPPORT;
-	memcpy(&qp->saddr, &sgid->gid.raw[12], 4);
-	memcpy(&qp->daddr, &grh->dgid.raw[12], 4);
-	qp->tos = grh->traffic_class;
-	qp->ttl = grh->hop_limit ?: 64;
+	memcpy(saddr, &sgid->gid.raw[12], 4);
+	memcpy(daddr, &grh->dgid.raw[12], 4);
+	*tos = grh->traffic_class;
+	*ttl = grh->hop_limit ?: 64;
+	return 0;
+}
+
+static int trd_qp_set_av(struct trd_qp *qp, const struct rdma_ah_attr *ah)
+{
+	int err = trd_av_ipv4(ah, &qp->saddr, &qp->daddr, &qp->tos, &qp->ttl);
+
+	if (err)
+		return err;
 	qp->ah = *ah;
 	qp->ah.grh.sgid_attr = NULL;	/* no reference kept */
 	return 0;

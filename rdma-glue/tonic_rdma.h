@@ -340,6 +340,7 @@ int trd_req_notify_cq(struct ib_cq *cq, enum ib_cq_notify_flags flags);
 void trd_cq_post(struct trd_cq *cq, const struct ib_wc *wc, bool solicited);
 
 /* qp.c */
+int trd_av_ipv4(const struct rdma_ah_attr *ah, __be32 *saddr, __be32 *daddr, u8 *tos, u8 *ttl);
 int trd_create_qp(struct ib_qp *qp, struct ib_qp_init_attr *init, struct ib_udata *udata);
 int trd_modify_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask, struct ib_udata *udata);
 int trd_query_qp(struct ib_qp *qp, struct ib_qp_attr *attr, int mask,

@@ -25,7 +25,6 @@
  * small: the message is dropped (class D, as rxe; the WQE stays).
  */
 #include <linux/ip.h>
-#include <net/ipv6.h>
 #include <net/ip.h>
 #include <rdma/ib_mad.h>
 #include "tonic_rdma.h"
@@ -35,28 +34,13 @@
 int trd_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init, struct ib_udata *udata)
 {
 	const struct rdma_ah_attr *attr = init->ah_attr;
-	const struct ib_global_route *grh;
-	const struct ib_gid_attr *sgid;
 	struct trd_ah *ah = to_tah(ibah);
 
 	if (udata && udata->outlen)
 		return -EINVAL;		/* ABI 1: no driver data */
-	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE || !(rdma_ah_get_ah_flags(attr) & IB_AH_GRH))
+	if (attr->type != RDMA_AH_ATTR_TYPE_ROCE)
 		return -EINVAL;
-	grh = rdma_ah_read_grh(attr);
-	sgid = grh->sgid_attr;
-	if (!sgid)
-		return -EINVAL;
-	if (sgid->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
-		return -EPROTONOSUPPORT;
-	if (!ipv6_addr_v4mapped((const struct in6_addr *)sgid->gid.raw) ||
-	    !ipv6_addr_v4mapped((const struct in6_addr *)grh->dgid.raw))
-		return -EAFNOSUPPORT;
-	memcpy(&ah->saddr, &sgid->gid.raw[12], 4);
-	memcpy(&ah->daddr, &grh->dgid.raw[12], 4);
-	ah->tos = grh->traffic_class;
-	ah->ttl = grh->hop_limit ?: 64;
-	return 0;
+	return trd_av_ipv4(attr, &ah->saddr, &ah->daddr, &ah->tos, &ah->ttl);
 }
 
 int trd_destroy_ah(struct ib_ah *ah, u32 flags)
