@@ -79,7 +79,7 @@ if run d128 $SC/dcqcn-128b.conf -t 1; then
 fi
 
 # (5) IRN beats IRN without BDP-FC beats go-back-N.
-for v in irn irn-nobdp gbn; do
+for v in irn irn-nobdp gbn gbn-nic; do
 	$SC/irn-flows.sh $v > $W/irn-$v.conf
 	run irn-$v $W/irn-$v.conf
 done
@@ -88,6 +88,12 @@ gd=$(get irn-gbn fct_done); id=$(get irn-irn fct_done); tot=$(get irn-irn fct_fl
 ok $(tst "$id == $tot") "irn: all $tot messages complete"
 ok $(tst "$i < $nb") "irn: mean FCT $i us < without BDP-FC $nb us"
 ok $(tst "${gd:-0} < $id") "irn: go-back-N completes fewer messages (${gd:-0} < $id)"
+# The same with a NIC that never queues more than a packet: the collapse
+# is go-back-N's, not the unbounded NIC FIFO's (the 10 ns run's grows to MBs).
+gn=$(get irn-gbn-nic fct_done)
+nq=$(awk '$1 ~ /^port_nic/ && $7 > m { m = $7 } END { print m + 0 }' $W/irn-gbn-nic/summary.txt)
+ok $(tst "$nq <= 2") "irn: gbn-nic's NIC queue stays at one packet (max $nq KB)"
+ok $(tst "${gn:-0} < $id / 4") "irn: go-back-N with a bounded NIC still collapses (${gn:-0} of $tot messages)"
 
 # (6) IB CC: 1 : 1/2 : 1/3 and tenant fairness.
 if run ib $SC/ibcc-ratio.conf -t 150; then

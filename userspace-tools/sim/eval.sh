@@ -22,7 +22,7 @@ run newreno-200-ref $SC/newreno-200-ref.conf -t 5000
 run dcqcn-2 $SC/dcqcn-2.conf
 run dcqcn-200 $SC/dcqcn-200.conf
 run dcqcn-128b $SC/dcqcn-128b.conf
-for v in irn irn-nobdp gbn; do
+for v in irn irn-nobdp gbn gbn-nic; do
 	$SC/irn-flows.sh $v > "$OUT/irn-$v.conf"
 	run irn-$v "$OUT/irn-$v.conf"
 done

@@ -165,7 +165,7 @@ note("dcqcn_128b_nic_util", sm["port_nic0"].split()[1])
 # (5) IRN FCTs.
 fig, ax = plt.subplots(figsize=(6, 4))
 for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-FC"),
-               ("gbn", "RoCE go-back-N")):
+               ("gbn", "RoCE go-back-N"), ("gbn-nic", "go-back-N, NIC never queues")):
     fr = rows("irn-" + v, "flows.csv")
     fct = sorted(float(r["fct_us"]) for r in fr if float(r["fct_us"]) >= 0)
     if fct:
@@ -173,6 +173,8 @@ for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-F
     sm = summary("irn-" + v)
     for k in ("fct_done", "fct_flows", "fct_mean_us", "fct_p99_us", "rtx_pkts", "timeouts"):
         note("irn_%s_%s" % (v.replace("-", "_"), k), sm.get(k, "-"))
+    nicq = max(float(v2.split()[5]) for k2, v2 in sm.items() if k2.startswith("port_nic"))
+    note("irn_%s_max_nic_queue_kb" % v.replace("-", "_"), "%.1f" % nicq)
 ax.set_xscale("log")
 ax.set_xlabel("flow completion time of 500 KB messages (us)")
 ax.set_ylabel("fraction of messages completed")
