@@ -103,7 +103,7 @@ static bool ref_can_send(struct sim *s, struct flow *f)
 	return f->active && r->nxt - r->una < wnd && (!f->size || r->nxt < f->size);
 }
 
-static void ref_queue(struct sim *s, struct flow *f)
+void ref_queue(struct sim *s, struct flow *f)
 {
 	struct host *h = &s->hosts[f->src];
 
@@ -134,6 +134,13 @@ void ref_nic_drained(struct sim *s, struct host *h)
 		h->ref_head = (h->ref_head + 1) % h->ref_cap;
 		h->ref_cnt--;
 		f->ref_queued = 0;
+		if (f->refdq) {
+			/* A DCQCN reference QP: one packet, then back in line. */
+			if (!refdq_can_send(s, f))
+				continue;
+			refdq_send(s, f);
+			continue;
+		}
 		if (!ref_can_send(s, f))
 			continue;
 		ref_xmit(s, f, f->ref->nxt);
