@@ -101,21 +101,45 @@ ax.set_title("200 NewReno flows, one 10 Gb/s bottleneck")
 ax.legend()
 save(fig, "fig2-newreno-200-cdf.png")
 
-# (3a) DCQCN, two flows.
-s = rows("dcqcn-2", "samples.csv")
-fig, ax = plt.subplots(figsize=(8, 3.5))
-for fl in ("0", "1"):
-    t, v = series(s, fl, "rate_mbps")
-    ax.plot(t, [x / 1000 for x in v], lw=0.8, label="flow %s: DCQCN rate Rc" % fl)
-ax.set_xlabel("time (ms)")
-ax.set_ylabel("Gb/s")
-ax.set_ylim(0, 42)
-ax.set_title("DCQCN, 2 flows, 40 Gb/s, 4 us RTT")
-ax.legend()
+# (3a) DCQCN, two flows: Tonic's program and the reference (seed 1).
+fig, axs = plt.subplots(2, 1, figsize=(8, 5.5), sharex=True)
+for ax, name, lab in ((axs[0], "dcqcn-2", "Tonic dcqcn"), (axs[1], "dcqcn-2-ref-s1", "reference DCQCN")):
+    s = rows(name, "samples.csv")
+    for fl in ("0", "1"):
+        t, v = series(s, fl, "rate_mbps")
+        ax.plot(t, [x / 1000 for x in v], lw=0.8, label="%s, flow %s: rate Rc" % (lab, fl))
+    ax.set_ylabel("Gb/s")
+    ax.set_ylim(0, 42)
+    ax.legend(loc="lower right")
+axs[1].set_xlabel("time (ms)")
+axs[0].set_title("DCQCN, 2 flows, 40 Gb/s, 4 us RTT")
 save(fig, "fig3a-dcqcn-2.png")
 sm = summary("dcqcn-2")
 for k in ("thr_mean_mbps", "thr_std_mbps", "jain", "thr_sum_mbps"):
     note("dcqcn_2_" + k, sm[k])
+
+
+def seeds(names, key):
+    """Mean and standard deviation over seeds of one summary figure."""
+    v = [float(summary(n)[key]) for n in names]
+    m = sum(v) / len(v)
+    return m, math.sqrt(sum((x - m) ** 2 for x in v) / len(v)), v
+
+
+def share_gap(name):
+    """Relative difference of the two flows' throughput: |a - b| / (a + b)."""
+    sm = summary(name)
+    a, b = float(sm["thr_min_mbps"]), float(sm["thr_max_mbps"])
+    return (b - a) / (a + b)
+
+
+for lab, names in (("tonic", ["dcqcn-2"] + ["dcqcn-2-s%d" % i for i in range(2, 6)]),
+                   ("ref", ["dcqcn-2-ref-s%d" % i for i in range(1, 6)])):
+    for k in ("jain", "thr_sum_mbps"):
+        m, sd, _ = seeds(names, k)
+        note("dcqcn_2_%s_seeds1-5_%s" % (lab, k), "%.4f +- %.4f" % (m, sd))
+    g = [share_gap(n) for n in names]
+    note("dcqcn_2_%s_seeds1-5_share_gap" % lab, " ".join("%.3f" % x for x in g))
 
 # (3b) DCQCN, 200 flows.
 s = rows("dcqcn-200", "samples.csv")
@@ -150,6 +174,19 @@ save(fig, "fig3b-dcqcn-200.png")
 sm = summary("dcqcn-200")
 for k in ("thr_mean_mbps", "thr_std_mbps", "thr_min_mbps", "thr_max_mbps", "jain", "thr_sum_mbps"):
     note("dcqcn_200_" + k, sm[k])
+# Over seeds 1-3: the mean per-flow throughput (its mean and spread over the
+# seeds) and the spread between flows (mean over the seeds).
+for lab, names in (("tonic", ["dcqcn-200", "dcqcn-200-s2", "dcqcn-200-s3"]),
+                   ("ref", ["dcqcn-200-ref-s%d" % i for i in range(1, 4)]),
+                   ("ref_fr_at_f", ["dcqcn-200-ref-fr-s%d" % i for i in range(1, 4)]),
+                   ("ref_fr_at_f_nic_fifo", ["dcqcn-200-ref-frq-s%d" % i for i in range(1, 4)])):
+    m, sd, _ = seeds(names, "thr_mean_mbps")
+    fsd, _, _ = seeds(names, "thr_std_mbps")
+    su, _, _ = seeds(names, "thr_sum_mbps")
+    nicq = max(float(summary(n)["port_nic0"].split()[5]) for n in names)
+    note("dcqcn_200_%s_seeds1-3" % lab,
+         "mean %.2f +- %.2f Mb/s (flow std %.2f), sum %.0f Mb/s, max NIC queue %.0f KB"
+         % (m, sd, fsd, su, nicq))
 
 # (4) 128 B back to back at 100 Gb/s.
 sm = summary("dcqcn-128b")
@@ -200,6 +237,41 @@ note("ibcc_ratio_shares", " : ".join("%.3f" % (x / g[0]) for x in g))
 note("ibcc_ratio_becn", " : ".join("%.3f" % (int(r["cnps"]) / int(fr[0]["cnps"])) for r in fr))
 note("ibcc_ratio_util", sm["port_sw3"].split()[1])
 
+# (6a) like with like: the rate ratio and the BECN ratio of the same run,
+# and the fraction of each QP's packets marked (the theorem assumes equal).
+for name in ("ibcc-ratio", "ibcc-ratio-s2", "ibcc-ratio-s3", "ibcc-ratio-fecn4", "ibcc-ratio-fecn64"):
+    fr = rows(name, "flows.csv")
+    thr = [float(r["thr_mbps"]) for r in fr]
+    becn = [int(r["cnps"]) for r in fr]
+    frac = [int(r["fecn"]) / int(r["tx_pkts"]) for r in fr]
+    note(name.replace("-", "_"), "rate 1 : %.3f : %.3f  becn 1 : %.3f : %.3f  marked %s  util %s"
+         % (thr[1] / thr[0], thr[2] / thr[0], becn[1] / becn[0], becn[2] / becn[0],
+            " ".join("%.4f" % x for x in frac), summary(name)["port_sw3"].split()[1]))
+
+# (6c) seed Fig. 4: a QP held at one CCT entry.
+for r in rows("ibcc-cct", "flows.csv"):
+    note("ibcc_cct_flow%s_mbps" % r["flow"], r["thr_mbps"])
+
+# (6d) seed Fig. 3(b): four QPs joining and leaving, same parameters.
+s = rows("ibcc-fair", "samples.csv")
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for fl in ("0", "1", "2", "3"):
+    t, v = thr_series(s, fl)
+    ax.plot(t, v, lw=0.8, label="QP %d" % (int(fl) + 1))
+ax.set_xlabel("time (ms)")
+ax.set_ylabel("Gb/s (1 ms bins)")
+ax.set_title("IB CC, same CCT parameters, QPs join every 50 ms (seed 001 Fig. 3b)")
+ax.legend()
+save(fig, "fig6c-ibcc-fair.png")
+for a, b in ((10, 50), (60, 100), (110, 150), (160, 245), (260, 300), (310, 345), (360, 400)):
+    per = []
+    for fl in ("0", "1", "2", "3"):
+        t, v = thr_series(s, fl)
+        x = [y for tt, y in zip(t, v) if a < tt <= b]
+        if len(x) == b - a:
+            per.append(sum(x) / len(x))
+    note("ibcc_fair_%d_%d_ms_gbps" % (a, b), " ".join("%.2f" % x for x in per))
+
 # (6b) tenants.
 s = rows("ibcc-tenant", "samples.csv")
 fr = {r["flow"]: r for r in rows("ibcc-tenant", "flows.csv")}
@@ -231,6 +303,18 @@ def cn_at(t):
     return max([c for x, c in cn if x <= t] or [0])
 note("ibcc_tenant_becn_host1_per_phase",
      " ".join(str(cn_at((ph + 1) * 50) - cn_at(ph * 50)) for ph in range(5)))
+
+# Finding 1: the same runs at 100 ns cycles (the Tonic paper's).
+for base in ("newreno-loss", "newreno-200-tonic", "newreno-200-ref", "dcqcn-2", "dcqcn-200"):
+    for name in (base, base + "-100ns"):
+        sm = summary(name)
+        nicq = max(float(v.split()[5]) for k, v in sm.items() if k.startswith("port_nic"))
+        note("cycle_%s" % name.replace("-", "_"),
+             "thr_mean %s thr_std %s jain %s rtx %s timeouts %s max_nic_queue_kb %.1f"
+             % (sm.get("thr_mean_mbps"), sm.get("thr_std_mbps"), sm.get("jain"),
+                sm["rtx_pkts"], sm["timeouts"], nicq))
+fr = rows("newreno-loss-100ns", "flows.csv")
+note("cycle_newreno_loss_100ns_tonic_ref_mbps", "%s %s" % (fr[0]["thr_mbps"], fr[1]["thr_mbps"]))
 
 with open(os.path.join(res, "results.txt"), "w") as fp:
     fp.write("# written by userspace-tools/sim/plot.py (make eval)\n")

@@ -26,6 +26,12 @@
  * The host side is a NIC that pulls: the sender never queues more than
  * REF_NIC_Q packets in its NIC, and QPs whose pacer allows a packet wait in
  * the host's round robin (refnewreno.c's ref_queue) until the NIC drains.
+ *
+ * Two switches exist only to test where Tonic's `dcqcn` differs from this
+ * reference (evaluation.rst (3)): `ref_fr_at_f 1` makes max(T, BC) = F a
+ * fast-recovery step too, as the program does, and `ref_nic_q N` lets the
+ * NIC hold N packets (a large N is the unbounded NIC FIFO Tonic's 10 ns
+ * engine fills).
  */
 #include <stdlib.h>
 #include "sim.h"
@@ -75,12 +81,12 @@ static void dq_timer_rto(struct sim *s, struct flow *f)
 }
 
 /* One rate-increase event, from the timer or the byte counter. */
-static void dq_increase(struct refdq *d)
+static void dq_increase(struct sim *s, struct refdq *d)
 {
 	u32 lo = d->t_cnt < d->bc_cnt ? d->t_cnt : d->bc_cnt;
 	u32 hi = d->t_cnt < d->bc_cnt ? d->bc_cnt : d->t_cnt;
 
-	if (hi < DQ_F)
+	if (hi < DQ_F || (s->ref_fr_at_f && hi == DQ_F))
 		;			/* fast recovery */
 	else if (lo > DQ_F)
 		d->rt += (lo - DQ_F) * DQ_R_HAI;
@@ -151,7 +157,7 @@ void refdq_send(struct sim *s, struct flow *f)
 	if (d->bytes >= DQ_B) {
 		d->bytes -= DQ_B;
 		d->bc_cnt++;
-		dq_increase(d);
+		dq_increase(s, d);
 	}
 	dq_pace(s, f);
 }
@@ -238,7 +244,7 @@ void refdq_event(struct sim *s, struct flow *f, u32 type, ps_t t)
 		if (t != d->rate_at)
 			return;
 		d->t_cnt++;
-		dq_increase(d);
+		dq_increase(s, d);
 		dq_arm(s, f, &d->rate_at, t + DQ_T, EV_REF_RATE);
 		return;
 	case EV_REF_PACE:

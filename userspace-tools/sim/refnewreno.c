@@ -128,7 +128,9 @@ void ref_queue(struct sim *s, struct flow *f)
 
 void ref_nic_drained(struct sim *s, struct host *h)
 {
-	while (h->ref_cnt && h->nic.qlen < REF_NIC_Q) {
+	u32 lim = s->ref_nic_q ? s->ref_nic_q : REF_NIC_Q;
+
+	while (h->ref_cnt && h->nic.qlen < lim) {
 		struct flow *f = s->flows[h->refq[h->ref_head]];
 
 		h->ref_head = (h->ref_head + 1) % h->ref_cap;

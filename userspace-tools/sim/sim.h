@@ -289,6 +289,8 @@ struct sim {
 	ps_t now, end, measure_from, sample_every;
 	u32 cycle_ps;
 	u32 clock_ppm;		/* host clocks drift by up to +-this many ppm */
+	u32 ref_nic_q;		/* reference senders: packets a NIC may hold (0 = 2) */
+	u8 ref_fr_at_f;		/* DCQCN reference: fast recovery also at max(T, BC) = F */
 	u32 wnd_bits;
 	u32 nhosts;
 	struct host *hosts;
