@@ -40,6 +40,9 @@ run dcqcn-128b $SC/dcqcn-128b.conf
 for v in irn irn-nobdp gbn gbn-nic; do
 	$SC/irn-flows.sh $v > "$OUT/irn-$v.conf"
 	run irn-$v "$OUT/irn-$v.conf"
+	for s in 2 3; do
+		run irn-$v-s$s "$OUT/irn-$v.conf" -s $s
+	done
 done
 # Finding 1: the same scenarios at the Tonic paper's 100 ns cycle.  The
 # NewReno ones run at one wire-packet time (832 ns) above; DCQCN's at 10 ns.
@@ -53,6 +56,12 @@ done
 run newreno-loss-100ns "$OUT/newreno-loss-100ns.conf"
 run newreno-200-tonic-100ns "$OUT/newreno-200-tonic-100ns.conf" -t 5000
 run newreno-200-ref-100ns "$OUT/newreno-200-ref-100ns.conf" -t 5000
+for s in 2 3; do
+	for c in newreno-200-tonic newreno-200-ref; do
+		run $c-s$s $SC/$c.conf -t 5000 -s $s
+		run $c-100ns-s$s "$OUT/$c-100ns.conf" -t 5000 -s $s
+	done
+done
 run dcqcn-2-100ns "$OUT/dcqcn-2-100ns.conf"
 run dcqcn-200-100ns "$OUT/dcqcn-200-100ns.conf"
 run ibcc-ratio $SC/ibcc-ratio.conf

@@ -210,6 +210,9 @@ for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-F
     sm = summary("irn-" + v)
     for k in ("fct_done", "fct_flows", "fct_mean_us", "fct_p99_us", "rtx_pkts", "timeouts"):
         note("irn_%s_%s" % (v.replace("-", "_"), k), sm.get(k, "-"))
+    for k in ("fct_done", "fct_mean_us"):
+        note("irn_%s_seeds1-3_%s" % (v.replace("-", "_"), k), " ".join(
+            summary(n).get(k, "-") for n in ("irn-" + v, "irn-%s-s2" % v, "irn-%s-s3" % v)))
     nicq = max(float(v2.split()[5]) for k2, v2 in sm.items() if k2.startswith("port_nic"))
     note("irn_%s_max_nic_queue_kb" % v.replace("-", "_"), "%.1f" % nicq)
 ax.set_xscale("log")
@@ -313,6 +316,11 @@ for base in ("newreno-loss", "newreno-200-tonic", "newreno-200-ref", "dcqcn-2", 
              "thr_mean %s thr_std %s jain %s rtx %s timeouts %s max_nic_queue_kb %.1f"
              % (sm.get("thr_mean_mbps"), sm.get("thr_std_mbps"), sm.get("jain"),
                 sm["rtx_pkts"], sm["timeouts"], nicq))
+for c in ("newreno-200-tonic", "newreno-200-ref", "newreno-200-tonic-100ns", "newreno-200-ref-100ns"):
+    names = [c] + ["%s-s%d" % (c, i) for i in (2, 3)]
+    m, sd, v = seeds(names, "jain")
+    note("cycle_%s_seeds1-3_jain" % c.replace("-", "_"),
+         "%.4f +- %.4f (%s)" % (m, sd, " ".join("%.4f" % x for x in v)))
 fr = rows("newreno-loss-100ns", "flows.csv")
 note("cycle_newreno_loss_100ns_tonic_ref_mbps", "%s %s" % (fr[0]["thr_mbps"], fr[1]["thr_mbps"]))
 
