@@ -11,7 +11,7 @@ OUT=$B/eval
 RES=Documentation/results
 rm -rf "$OUT"
 mkdir -p "$OUT" "$RES"
-run() {	# run NAME CONFIG [ARGS]
+run() {	# run NAME CONFIG [ARGS] (sets n and c: loops use other names)
 	n=$1; c=$2; shift 2
 	echo "eval: $n"
 	"$SIM" "$@" "$c" "$OUT/$n"
@@ -57,9 +57,9 @@ run newreno-loss-100ns "$OUT/newreno-loss-100ns.conf"
 run newreno-200-tonic-100ns "$OUT/newreno-200-tonic-100ns.conf" -t 5000
 run newreno-200-ref-100ns "$OUT/newreno-200-ref-100ns.conf" -t 5000
 for s in 2 3; do
-	for c in newreno-200-tonic newreno-200-ref; do
-		run $c-s$s $SC/$c.conf -t 5000 -s $s
-		run $c-100ns-s$s "$OUT/$c-100ns.conf" -t 5000 -s $s
+	for nr in newreno-200-tonic newreno-200-ref; do
+		run $nr-s$s $SC/$nr.conf -t 5000 -s $s
+		run $nr-100ns-s$s "$OUT/$nr-100ns.conf" -t 5000 -s $s
 	done
 done
 run dcqcn-2-100ns "$OUT/dcqcn-2-100ns.conf"
