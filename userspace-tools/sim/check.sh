@@ -38,6 +38,15 @@ if run nr1 $SC/newreno-loss.conf -t 50; then
 		"newreno-loss: Tonic $t Mb/s within 15 % of reference $r Mb/s"
 	ok $(tst "$(awk -F, '$1 == 0 { print $11 }' $W/nr1/flows.csv) > 0") "newreno-loss: losses were retransmitted"
 fi
+# At the Tonic paper's 100 ns cycle, with the reference's NIC as deep as
+# Tonic's FIFO (the same host model), the two cwnd traces coincide.
+{ echo "ref_nic_q 1000"; sed 's/^cycle_ps .*/cycle_ps 100000/' $SC/newreno-loss.conf; } > $W/nr100.conf
+if run nr100 $W/nr100.conf -t 50; then
+	same=$(awk -F, 'NR > 1 { c[$1 "," $2] = $4; t[$1] = 1 }
+		END { for (k in t) if ((k ",0") in c && (k ",1") in c) { n++; s += c[k ",0"] == c[k ",1"] }
+		      printf "%.3f", s / n }' $W/nr100/samples.csv)
+	ok $(tst "$same >= 0.85") "newreno-loss at 100 ns, equal NICs: cwnd identical in $same of the samples (>= 0.85)"
+fi
 # Determinism: the same seed gives the same bytes.
 if run nr1b $SC/newreno-loss.conf -t 50; then
 	ok $(cmp -s $W/nr1/seq.csv $W/nr1b/seq.csv && echo 1 || echo 0) \

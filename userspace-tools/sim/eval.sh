@@ -54,6 +54,10 @@ for c in dcqcn-2 dcqcn-200; do
 	sed '/^hosts/i cycle_ps 100000' $SC/$c.conf > "$OUT/$c-100ns.conf"
 done
 run newreno-loss-100ns "$OUT/newreno-loss-100ns.conf"
+# ... and with the reference's NIC as deep as Tonic's FIFO is at 100 ns:
+# the same host model on both sides (evaluation.rst (1a)).
+{ echo "ref_nic_q 1000"; cat "$OUT/newreno-loss-100ns.conf"; } > "$OUT/newreno-loss-100ns-nic.conf"
+run newreno-loss-100ns-nic "$OUT/newreno-loss-100ns-nic.conf"
 run newreno-200-tonic-100ns "$OUT/newreno-200-tonic-100ns.conf" -t 5000
 run newreno-200-ref-100ns "$OUT/newreno-200-ref-100ns.conf" -t 5000
 for s in 2 3; do

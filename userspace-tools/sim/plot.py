@@ -325,6 +325,34 @@ for c in ("newreno-200-tonic", "newreno-200-ref", "newreno-200-tonic-100ns", "ne
     m, sd, v = seeds(names, "jain")
     note("cycle_%s_seeds1-3_jain" % c.replace("-", "_"),
          "%.4f +- %.4f (%s)" % (m, sd, " ".join("%.4f" % x for x in v)))
+
+
+def cwnd_overlap(name):
+    """Share of samples where Tonic's and the reference's cwnd are equal, mean |difference|."""
+    c = defaultdict(dict)
+    for r in rows(name, "samples.csv"):
+        c[r["flow"]][r["t_us"]] = int(r["cwnd"])
+    ts = [t for t in c["0"] if t in c["1"]]
+    d = [abs(c["0"][t] - c["1"][t]) for t in ts]
+    return sum(1 for x in d if x == 0) / len(d), sum(d) / len(d)
+
+
+for name in ("newreno-loss", "newreno-loss-100ns", "newreno-loss-100ns-nic"):
+    same, md = cwnd_overlap(name)
+    fr = rows(name, "flows.csv")
+    note("cwnd_overlap_%s" % name.replace("-", "_"),
+         "identical in %.1f %% of samples, mean |diff| %.2f segments; Mb/s %s %s, rtx %s %s"
+         % (100 * same, md, fr[0]["thr_mbps"], fr[1]["thr_mbps"], fr[0]["rtx_pkts"], fr[1]["rtx_pkts"]))
+s = rows("newreno-loss-100ns-nic", "samples.csv")
+fig, ax = plt.subplots(figsize=(8, 3.5))
+for fl, lab, st in (("0", "Tonic newreno program", "-"), ("1", "reference NewReno (RFC 6582)", "--")):
+    t, v = series(s, fl, "cwnd")
+    ax.plot(t, v, st, label=lab, lw=1)
+ax.set_xlabel("time (ms)")
+ax.set_ylabel("cwnd (segments)")
+ax.set_title("As fig. 1, at 100 ns cycles, both NICs 1000 packets deep")
+ax.legend()
+save(fig, "fig1e-newreno-cwnd-100ns.png")
 fr = rows("newreno-loss-100ns", "flows.csv")
 note("cycle_newreno_loss_100ns_tonic_ref_mbps", "%s %s" % (fr[0]["thr_mbps"], fr[1]["thr_mbps"]))
 
