@@ -214,9 +214,13 @@ for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-F
     sm = summary("irn-" + v)
     for k in ("fct_done", "fct_flows", "fct_mean_us", "fct_p99_us", "rtx_pkts", "timeouts"):
         note("irn_%s_%s" % (v.replace("-", "_"), k), sm.get(k, "-"))
+    names = ("irn-" + v, "irn-%s-s2" % v, "irn-%s-s3" % v)
     for k in ("fct_done", "fct_mean_us"):
         note("irn_%s_seeds1-3_%s" % (v.replace("-", "_"), k), " ".join(
-            summary(n).get(k, "-") for n in ("irn-" + v, "irn-%s-s2" % v, "irn-%s-s3" % v)))
+            summary(n).get(k, "-") for n in names))
+    note("irn_%s_seeds1-3_max_nic_queue_kb" % v.replace("-", "_"), " ".join(
+        "%.1f" % max(float(x.split()[5]) for k2, x in summary(n).items() if k2.startswith("port_nic"))
+        for n in names))
     nicq = max(float(v2.split()[5]) for k2, v2 in sm.items() if k2.startswith("port_nic"))
     note("irn_%s_max_nic_queue_kb" % v.replace("-", "_"), "%.1f" % nicq)
 ax.set_xscale("log")
