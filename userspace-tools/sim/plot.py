@@ -192,6 +192,9 @@ for lab, names in (("tonic", ["dcqcn-200", "dcqcn-200-s2", "dcqcn-200-s3"]),
          "mean %.2f +- %.2f Mb/s (flow std %.2f), sum %.0f Mb/s, max NIC queue %.0f KB"
          % (m, sd, fsd, su, nicq))
 
+sm = summary("dcqcn-200-t300")
+note("dcqcn_200_t300", "mean %s Mb/s, flow std %s" % (sm["thr_mean_mbps"], sm["thr_std_mbps"]))
+
 # (4) 128 B back to back at 100 Gb/s.
 sm = summary("dcqcn-128b")
 eng = sm["engine0"].split()
