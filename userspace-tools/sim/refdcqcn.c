@@ -20,8 +20,9 @@
  *
  * The constants are the ones the `dcqcn` program defaults to (the paper's):
  * g = 1/256, K = T = 55 us, B = 10 MB, F = 5, R_AI = 40 Mb/s, R_HAI =
- * 400 Mb/s, floor 10 Mb/s.  Reliability is RoCE's go-back-N (a NAK or the
- * RTO send everything again from the first unacked packet).
+ * 400 Mb/s, and a 1 Mb/s floor (ConnectX's).  Reliability is RoCE's
+ * go-back-N (a NAK or the RTO send everything again from the first
+ * unacked packet).
  *
  * The host side is a NIC that pulls: the sender never queues more than
  * REF_NIC_Q packets in its NIC, and QPs whose pacer allows a packet wait in
@@ -43,7 +44,7 @@
 #define DQ_F		5
 #define DQ_R_AI		40e6
 #define DQ_R_HAI	400e6
-#define DQ_R_MIN	10e6
+#define DQ_R_MIN	1e6
 #define DQ_RTO		(4000 * PS_PER_US)
 
 struct refdq {
