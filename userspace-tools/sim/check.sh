@@ -81,8 +81,8 @@ done
 if run d200 $SC/dcqcn-200.conf -t 150 && run d200r $SC/dcqcn-200-ref.conf -t 150; then
 	m=$(get d200 thr_mean_mbps); sd=$(get d200 thr_std_mbps); r=$(get d200r thr_mean_mbps)
 	ok $(tst "$sd / $m < 0.05") "dcqcn-200: spread $sd Mb/s < 5 % of mean $m Mb/s"
-	ok $(tst "($m - $r) / $r < 0.03 && ($r - $m) / $r < 0.03") \
-		"dcqcn-200: mean $m Mb/s within 3 % of the reference's $r Mb/s"
+	ok $(tst "($m - $r) / $r < 0.04 && ($r - $m) / $r < 0.04") \
+		"dcqcn-200: mean $m Mb/s within 4 % of the reference's $r Mb/s"
 fi
 
 # (4) 128 B back to back saturate 100 Gb/s.

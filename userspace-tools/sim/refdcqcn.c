@@ -16,7 +16,9 @@
  *      min(T, BC) > F:  hyper increase, Rt += i R_HAI, i = min(T, BC) - F;
  *      otherwise:       additive increase, Rt += R_AI;
  *    then Rc = (Rt + Rc) / 2, both at most the line rate;
- *  - pacing: after a packet of L bytes the QP may send again L / Rc later.
+ *  - pacing: after a packet of L bytes the QP may send again L / Rc later,
+ *    at the rate in force now (a rate change moves the next slot at once,
+ *    as a rate limiter reprogrammed between packets does).
  *
  * The constants are the ones the `dcqcn` program defaults to (the paper's):
  * g = 1/256, K = T = 55 us, B = 10 MB, F = 5, R_AI = 40 Mb/s, R_HAI =
@@ -54,7 +56,7 @@ struct refdq {
 	u32 t_cnt, bc_cnt;	/* T and BC: increase events since the last CNP */
 	ps_t alpha_at, rate_at;	/* pending timer events (stale ones are ignored) */
 	ps_t last_tx, next_tx;	/* pacer */
-	u8 pace_armed;
+	ps_t pace_at;		/* pending EV_REF_PACE (PS_NONE: none) */
 	u32 una, nxt, high;	/* go-back-N, segments */
 	ps_t rto, rto_at;
 	u64 cnps;
@@ -109,13 +111,23 @@ bool refdq_can_send(struct sim *s, struct flow *f)
 	       (!f->size || d->nxt < f->size);
 }
 
+/* The next slot follows from the last packet at the rate in force now. */
+static void dq_retime(struct sim *s, struct flow *f)
+{
+	struct refdq *d = f->refdq;
+
+	if (d->last_tx != PS_NONE)
+		d->next_tx = d->last_tx + (ps_t)(f->seg_size * 8.0 * 1e12 / d->rc);
+}
+
 static void dq_pace(struct sim *s, struct flow *f)
 {
 	struct refdq *d = f->refdq;
 
 	if (d->next_tx > s->now) {
-		if (!d->pace_armed) {
-			d->pace_armed = 1;
+		/* An earlier slot (the rate went up) supersedes a pending one. */
+		if (d->pace_at == PS_NONE || d->next_tx < d->pace_at) {
+			d->pace_at = d->next_tx;
 			evq_push(&s->q, d->next_tx, EV_REF_PACE, f->id, NULL);
 		}
 		return;
@@ -152,14 +164,14 @@ void refdq_send(struct sim *s, struct flow *f)
 		d->high = seg + 1;
 	if (d->rto_at == PS_NONE)
 		dq_arm(s, f, &d->rto_at, s->now + d->rto, EV_REF_RTO);
-	d->last_tx = s->now;
-	d->next_tx = s->now + (ps_t)(f->seg_size * 8.0 * 1e12 / d->rc);
 	d->bytes += f->seg_size;
 	if (d->bytes >= DQ_B) {
 		d->bytes -= DQ_B;
 		d->bc_cnt++;
 		dq_increase(s, d);
 	}
+	d->last_tx = s->now;
+	dq_retime(s, f);
 	dq_pace(s, f);
 }
 
@@ -176,7 +188,9 @@ void refdq_start(struct sim *s, struct flow *f)
 	d->alpha = 1.0;
 	d->rto = f->cfg.rto_cycles ? (ps_t)f->cfg.rto_cycles * s->cycle_ps : DQ_RTO;
 	d->rto_at = PS_NONE;
+	d->last_tx = PS_NONE;
 	d->next_tx = s->now;
+	d->pace_at = PS_NONE;
 	dq_arm(s, f, &d->alpha_at, s->now + DQ_K, EV_REF_ALPHA);
 	dq_arm(s, f, &d->rate_at, s->now + DQ_T, EV_REF_RATE);
 	dq_pace(s, f);
@@ -197,8 +211,7 @@ static void dq_cnp(struct sim *s, struct flow *f)
 	d->bc_cnt = 0;
 	dq_arm(s, f, &d->alpha_at, s->now + DQ_K, EV_REF_ALPHA);
 	dq_arm(s, f, &d->rate_at, s->now + DQ_T, EV_REF_RATE);
-	/* The pacer's next slot follows from the last packet at the new rate. */
-	d->next_tx = d->last_tx + (ps_t)(f->seg_size * 8.0 * 1e12 / d->rc);
+	dq_retime(s, f);
 }
 
 void refdq_incoming(struct sim *s, struct flow *f, struct pkt *p)
@@ -247,9 +260,13 @@ void refdq_event(struct sim *s, struct flow *f, u32 type, ps_t t)
 		d->t_cnt++;
 		dq_increase(s, d);
 		dq_arm(s, f, &d->rate_at, t + DQ_T, EV_REF_RATE);
+		dq_retime(s, f);
+		dq_pace(s, f);
 		return;
 	case EV_REF_PACE:
-		d->pace_armed = 0;
+		if (t != d->pace_at)
+			return;		/* superseded by an earlier slot */
+		d->pace_at = PS_NONE;
 		dq_pace(s, f);
 		return;
 	case EV_REF_RTO:
