@@ -183,7 +183,9 @@ for k in ("thr_mean_mbps", "thr_std_mbps", "thr_min_mbps", "thr_max_mbps", "jain
 for lab, names in (("tonic", ["dcqcn-200", "dcqcn-200-s2", "dcqcn-200-s3"]),
                    ("ref", ["dcqcn-200-ref-s%d" % i for i in range(1, 4)]),
                    ("ref_fr_at_f", ["dcqcn-200-ref-fr-s%d" % i for i in range(1, 4)]),
-                   ("ref_fr_at_f_nic_fifo", ["dcqcn-200-ref-frq-s%d" % i for i in range(1, 4)])):
+                   ("ref_fr_at_f_nic_fifo", ["dcqcn-200-ref-frq-s%d" % i for i in range(1, 4)]),
+                   ("ref_pacer_tb", ["dcqcn-200-ref-tb-s%d" % i for i in range(1, 4)]),
+                   ("ref_all_three", ["dcqcn-200-ref-all-s%d" % i for i in range(1, 4)])):
     m, sd, _ = seeds(names, "thr_mean_mbps")
     fsd, _, _ = seeds(names, "thr_std_mbps")
     su, _, _ = seeds(names, "thr_sum_mbps")

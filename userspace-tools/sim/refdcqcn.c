@@ -30,11 +30,12 @@
  * REF_NIC_Q packets in its NIC, and QPs whose pacer allows a packet wait in
  * the host's round robin (refnewreno.c's ref_queue) until the NIC drains.
  *
- * Two switches exist only to test where Tonic's `dcqcn` differs from this
- * reference (evaluation.rst (3)): `ref_fr_at_f 1` makes max(T, BC) = F a
- * fast-recovery step too, as the program does, and `ref_nic_q N` lets the
+ * Three switches exist only to test where Tonic's `dcqcn` differs from
+ * this reference (evaluation.rst (3)): `ref_fr_at_f 1` makes max(T, BC) =
+ * F a fast-recovery step too, as the program does; `ref_nic_q N` lets the
  * NIC hold N packets (a large N is the unbounded NIC FIFO Tonic's 10 ns
- * engine fills).
+ * engine fills); `ref_pacer_tb 1` makes the pacer a token bucket across
+ * rate changes, as Tonic's rate credit is (see dq_retime()).
  */
 #include <stdlib.h>
 #include "sim.h"
@@ -57,6 +58,8 @@ struct refdq {
 	ps_t alpha_at, rate_at;	/* pending timer events (stale ones are ignored) */
 	ps_t last_tx, next_tx;	/* pacer */
 	ps_t pace_at;		/* pending EV_REF_PACE (PS_NONE: none) */
+	double old_rc, credit;	/* ref_pacer_tb: token bucket since t_ref */
+	ps_t t_ref;
 	u32 una, nxt, high;	/* go-back-N, segments */
 	ps_t rto, rto_at;
 	u64 cnps;
@@ -111,13 +114,30 @@ bool refdq_can_send(struct sim *s, struct flow *f)
 	       (!f->size || d->nxt < f->size);
 }
 
-/* The next slot follows from the last packet at the rate in force now. */
+/*
+ * The next slot after a rate change.  By default it follows from the last
+ * packet at the rate in force now, as ns-3's RDMA model moves m_nextAvail.
+ * With ref_pacer_tb, a token bucket one packet deep (Tonic's rate credit):
+ * what accrued at the old rate is kept, the rest accrues at the new one.
+ */
 static void dq_retime(struct sim *s, struct flow *f)
 {
 	struct refdq *d = f->refdq;
+	double bits = f->seg_size * 8.0, have;
 
-	if (d->last_tx != PS_NONE)
-		d->next_tx = d->last_tx + (ps_t)(f->seg_size * 8.0 * 1e12 / d->rc);
+	if (d->last_tx == PS_NONE)
+		return;
+	if (!s->ref_pacer_tb) {
+		d->next_tx = d->last_tx + (ps_t)(bits * 1e12 / d->rc);
+		return;
+	}
+	have = d->credit + (s->now - d->t_ref) / 1e12 * d->old_rc;
+	if (have > bits)
+		have = bits;
+	d->credit = have;
+	d->t_ref = s->now;
+	d->old_rc = d->rc;
+	d->next_tx = s->now + (ps_t)((bits - have) * 1e12 / d->rc);
 }
 
 static void dq_pace(struct sim *s, struct flow *f)
@@ -171,6 +191,9 @@ void refdq_send(struct sim *s, struct flow *f)
 		dq_increase(s, d);
 	}
 	d->last_tx = s->now;
+	d->t_ref = s->now;
+	d->credit = 0;
+	d->old_rc = d->rc;
 	dq_retime(s, f);
 	dq_pace(s, f);
 }

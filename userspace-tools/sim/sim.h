@@ -291,6 +291,7 @@ struct sim {
 	u32 clock_ppm;		/* host clocks drift by up to +-this many ppm */
 	u32 ref_nic_q;		/* reference senders: packets a NIC may hold (0 = 2) */
 	u8 ref_fr_at_f;		/* DCQCN reference: fast recovery also at max(T, BC) = F */
+	u8 ref_pacer_tb;	/* DCQCN reference: token-bucket pacer across rate changes */
 	u32 wnd_bits;
 	u32 nhosts;
 	struct host *hosts;
