@@ -38,6 +38,15 @@ if run nr1 $SC/newreno-loss.conf -t 50; then
 		"newreno-loss: Tonic $t Mb/s within 15 % of reference $r Mb/s"
 	ok $(tst "$(awk -F, '$1 == 0 { print $11 }' $W/nr1/flows.csv) > 0") "newreno-loss: losses were retransmitted"
 fi
+# At the Tonic paper's 100 ns cycle, with the reference's NIC as deep as
+# Tonic's FIFO (the same host model), the two cwnd traces coincide.
+{ echo "ref_nic_q 1000"; sed 's/^cycle_ps .*/cycle_ps 100000/' $SC/newreno-loss.conf; } > $W/nr100.conf
+if run nr100 $W/nr100.conf -t 50; then
+	same=$(awk -F, 'NR > 1 { c[$1 "," $2] = $4; t[$1] = 1 }
+		END { for (k in t) if ((k ",0") in c && (k ",1") in c) { n++; s += c[k ",0"] == c[k ",1"] }
+		      printf "%.3f", s / n }' $W/nr100/samples.csv)
+	ok $(tst "$same >= 0.85") "newreno-loss at 100 ns, equal NICs: cwnd identical in $same of the samples (>= 0.85)"
+fi
 # Determinism: the same seed gives the same bytes.
 if run nr1b $SC/newreno-loss.conf -t 50; then
 	ok $(cmp -s $W/nr1/seq.csv $W/nr1b/seq.csv && echo 1 || echo 0) \
@@ -61,15 +70,27 @@ if run nr200 $SC/newreno-200-tonic.conf -t 1000; then
 	ok $(tst "$s >= 9000") "newreno-200: bottleneck goodput $s Mb/s >= 9000"
 fi
 
-# (3) DCQCN: two flows share 40 Gb/s; 200 flows converge.
-if run d2 $SC/dcqcn-2.conf; then
-	a=$(get d2 thr_min_mbps); b=$(get d2 thr_max_mbps)
-	ok $(tst "($b - $a) / ($a + $b) < 0.10") "dcqcn-2: shares $a / $b Mb/s within 10 % (50-100 ms)"
-fi
-if run d200 $SC/dcqcn-200.conf -t 150; then
-	m=$(get d200 thr_mean_mbps); sd=$(get d200 thr_std_mbps)
+# (3) DCQCN: two flows share 40 Gb/s; 200 flows converge, to what the
+# independent reference (refdcqcn.c) converges to.  The seed's 203 Mb/s
+# is not reproduced by either (evaluation.rst (3)), so it is not tested.
+for v in "" -ref; do
+	run d2$v $SC/dcqcn-2$v.conf || continue
+	a=$(get d2$v thr_min_mbps); b=$(get d2$v thr_max_mbps)
+	ok $(tst "($b - $a) / ($a + $b) < 0.10") "dcqcn-2$v: shares $a / $b Mb/s within 10 % (50-100 ms)"
+done
+if run d200 $SC/dcqcn-200.conf -t 150 && run d200r $SC/dcqcn-200-ref.conf -t 150; then
+	m=$(get d200 thr_mean_mbps); sd=$(get d200 thr_std_mbps); r=$(get d200r thr_mean_mbps)
 	ok $(tst "$sd / $m < 0.05") "dcqcn-200: spread $sd Mb/s < 5 % of mean $m Mb/s"
-	ok $(tst "$m > 160 && $m <= 200") "dcqcn-200: mean $m Mb/s in (160, 200]"
+	ok $(tst "($m - $r) / $r < 0.04 && ($r - $m) / $r < 0.04") \
+		"dcqcn-200: mean $m Mb/s within 4 % of the reference's $r Mb/s"
+fi
+# The reference given the program's and the host's three differences
+# (evaluation.rst (3)) must land on Tonic: that is what explains the gap.
+{ echo "ref_fr_at_f 1"; echo "ref_nic_q 100000"; echo "ref_pacer_tb 1"; cat $SC/dcqcn-200-ref.conf; } > $W/d200all.conf
+if run d200a $W/d200all.conf -t 150; then
+	m=$(get d200 thr_mean_mbps); r=$(get d200a thr_mean_mbps)
+	ok $(tst "($m - $r) / $r < 0.01 && ($r - $m) / $r < 0.01") \
+		"dcqcn-200: mean $m Mb/s within 1 % of the reference with the program's differences, $r Mb/s"
 fi
 
 # (4) 128 B back to back saturate 100 Gb/s.
@@ -79,7 +100,7 @@ if run d128 $SC/dcqcn-128b.conf -t 1; then
 fi
 
 # (5) IRN beats IRN without BDP-FC beats go-back-N.
-for v in irn irn-nobdp gbn; do
+for v in irn irn-nobdp gbn gbn-nic; do
 	$SC/irn-flows.sh $v > $W/irn-$v.conf
 	run irn-$v $W/irn-$v.conf
 done
@@ -88,12 +109,33 @@ gd=$(get irn-gbn fct_done); id=$(get irn-irn fct_done); tot=$(get irn-irn fct_fl
 ok $(tst "$id == $tot") "irn: all $tot messages complete"
 ok $(tst "$i < $nb") "irn: mean FCT $i us < without BDP-FC $nb us"
 ok $(tst "${gd:-0} < $id") "irn: go-back-N completes fewer messages (${gd:-0} < $id)"
+# The same with a NIC that never queues more than a packet: the collapse
+# is go-back-N's, not the unbounded NIC FIFO's (the 10 ns run's grows to MBs).
+gn=$(get irn-gbn-nic fct_done)
+nq=$(awk '$1 ~ /^port_nic/ && $7 > m { m = $7 } END { print m + 0 }' $W/irn-gbn-nic/summary.txt)
+ok $(tst "$nq <= 2") "irn: gbn-nic's NIC queue stays at one packet (max $nq KB)"
+ok $(tst "${gn:-0} < $id / 4") "irn: go-back-N with a bounded NIC still collapses (${gn:-0} of $tot messages)"
 
 # (6) IB CC: 1 : 1/2 : 1/3 and tenant fairness.
+# The BECN ratio is the theorem's (timer equilibrium) and is held tight;
+# the rate ratio is off by the marking (evaluation.rst (6): the slower QPs'
+# packets are marked less often), so it is only held to the same order,
+# and the slowest QP's marked fraction must stay below the fastest's.
 if run ib $SC/ibcc-ratio.conf -t 150; then
 	g0=$(get ib group0_mbps); g1=$(get ib group1_mbps); g2=$(get ib group2_mbps)
+	b=$(awk -F, 'NR > 1 { c[$1] = $16 } END { printf "%.4f %.4f", c[1] / c[0], c[2] / c[0] }' $W/ib/flows.csv)
+	b1=${b% *}; b2=${b#* }
+	ok $(tst "($b1 - 0.5) < 0.03 && ($b1 - 0.5) > -0.03") "ibcc-ratio: inc 2 BECNs $b1 of inc 1's, within 0.03 of 1/2"
+	ok $(tst "($b2 - 0.333) < 0.03 && ($b2 - 0.333) > -0.03") "ibcc-ratio: inc 3 BECNs $b2 of inc 1's, within 0.03 of 1/3"
 	ok $(tst "($g1 / $g0 - 0.5) < 0.15 && ($g1 / $g0 - 0.5) > -0.15") "ibcc-ratio: inc 2 share $g1 / $g0 within 0.15 of 1/2"
 	ok $(tst "($g2 / $g0 - 0.333) < 0.15 && ($g2 / $g0 - 0.333) > -0.15") "ibcc-ratio: inc 3 share $g2 / $g0 within 0.15 of 1/3"
+	m=$(awk -F, 'NR > 1 { m[$1] = $17 / $10 } END { print (m[2] < m[0]) ? 1 : 0 }' $W/ib/flows.csv)
+	ok $m "ibcc-ratio: the slowest QP's packets are marked less often than the fastest's"
+fi
+# Seed 001 Fig. 4: a QP held at one CCT entry runs at 4 x 1024 B per IRD.
+if run ibc $SC/ibcc-cct.conf -t 20; then
+	r=$(awk -F, '$1 == 1 { print $13 }' $W/ibc/flows.csv)
+	ok $(tst "$r > 1600 && $r < 1670") "ibcc-cct: CCTI 39 (IRD 20.05 us) gives $r Mb/s (4 x 8192 b / 20.05 us = 1634)"
 fi
 if run ibt $SC/ibcc-tenant.conf; then
 	# Mean Mb/s over the 250 ms run, from the bytes each tenant received.

@@ -226,7 +226,10 @@ void host_flow_start(struct sim *s, struct flow *f)
 
 	f->active = 1;
 	if (f->impl == IMPL_REF) {
-		ref_start(s, f);
+		if (!strcmp(f->prog->name, "dcqcn"))
+			refdq_start(s, f);
+		else
+			ref_start(s, f);
 		return;
 	}
 	if (c)

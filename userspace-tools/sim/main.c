@@ -46,6 +46,8 @@ void sim_deliver(struct sim *s, u16 node, struct pkt *p)
 	f = s->flows[p->flow];
 	if (p->kind == PK_DATA)
 		rx_data(s, f, p);
+	else if (f->refdq)
+		refdq_incoming(s, f, p);
 	else if (f->impl == IMPL_REF)
 		ref_incoming(s, f, p);
 	else
@@ -136,7 +138,15 @@ int main(int argc, char **argv)
 			rx_pull(s, &s->hosts[e.arg], e.t);
 			break;
 		case EV_REF_RTO:
-			ref_rto(s, s->flows[e.arg], e.t);
+			if (s->flows[e.arg]->refdq)
+				refdq_event(s, s->flows[e.arg], e.type, e.t);
+			else
+				ref_rto(s, s->flows[e.arg], e.t);
+			break;
+		case EV_REF_ALPHA:
+		case EV_REF_RATE:
+		case EV_REF_PACE:
+			refdq_event(s, s->flows[e.arg], e.type, e.t);
 			break;
 		case EV_FLOW_START:
 			host_flow_start(s, s->flows[e.arg]);

@@ -103,7 +103,7 @@ static bool ref_can_send(struct sim *s, struct flow *f)
 	return f->active && r->nxt - r->una < wnd && (!f->size || r->nxt < f->size);
 }
 
-static void ref_queue(struct sim *s, struct flow *f)
+void ref_queue(struct sim *s, struct flow *f)
 {
 	struct host *h = &s->hosts[f->src];
 
@@ -128,12 +128,21 @@ static void ref_queue(struct sim *s, struct flow *f)
 
 void ref_nic_drained(struct sim *s, struct host *h)
 {
-	while (h->ref_cnt && h->nic.qlen < REF_NIC_Q) {
+	u32 lim = s->ref_nic_q ? s->ref_nic_q : REF_NIC_Q;
+
+	while (h->ref_cnt && h->nic.qlen < lim) {
 		struct flow *f = s->flows[h->refq[h->ref_head]];
 
 		h->ref_head = (h->ref_head + 1) % h->ref_cap;
 		h->ref_cnt--;
 		f->ref_queued = 0;
+		if (f->refdq) {
+			/* A DCQCN reference QP: one packet, then back in line. */
+			if (!refdq_can_send(s, f))
+				continue;
+			refdq_send(s, f);
+			continue;
+		}
 		if (!ref_can_send(s, f))
 			continue;
 		ref_xmit(s, f, f->ref->nxt);

@@ -13,6 +13,8 @@
  *   port.c      a port = queue + link (rate, propagation delay)
  *   host.c      a host's Tonic sender: one tonic_core, its flows, the NIC
  *   refnewreno.c an independent RFC 6582 NewReno sender (the reference)
+ *               and the host's round robin of reference senders
+ *   refdcqcn.c  an independent DCQCN reaction point (the reference)
  *   receiver.c  receivers: TCP cum+SACK (+delayed ACK), IRN NACK, RoCE
  *               go-back-N + DCQCN CNPs, IB BECNs, NDP acks/NACKs/pulls
  *   config.c    the scenario file
@@ -68,6 +70,9 @@ enum ev_type {
 	EV_FLOW_STOP,		/* arg = flow */
 	EV_SAMPLE,		/* trace sampling */
 	EV_PARAM,		/* p = struct sim_param: change program parameters */
+	EV_REF_ALPHA,		/* arg = flow: DCQCN reference's alpha timer (K) */
+	EV_REF_RATE,		/* arg = flow: DCQCN reference's rate-increase timer (T) */
+	EV_REF_PACE,		/* arg = flow: DCQCN reference's pacer allows a packet */
 };
 
 struct event {
@@ -168,6 +173,7 @@ struct rx {
 };
 
 struct refnr;
+struct refdq;
 
 struct flow {
 	u32 id;
@@ -192,7 +198,8 @@ struct flow {
 				 * only these are lost, at the switch port */
 	u32 nloss;
 	struct rx rx;
-	struct refnr *ref;
+	struct refnr *ref;	/* reference NewReno state */
+	struct refdq *refdq;	/* reference DCQCN state (impl=ref prog=dcqcn) */
 	/* statistics */
 	u64 tx_pkts, rtx_pkts, ctl_drops;
 	u64 ref_timeouts;	/* reference sender's RTOs (Tonic's are in its stats) */
@@ -247,6 +254,15 @@ u32 ref_cwnd(const struct flow *f);
 u32 ref_una(const struct flow *f);
 u32 ref_nxt(const struct flow *f);
 void ref_nic_drained(struct sim *s, struct host *h);
+void ref_queue(struct sim *s, struct flow *f);
+
+/* ---- refdcqcn.c ---- */
+void refdq_start(struct sim *s, struct flow *f);
+void refdq_incoming(struct sim *s, struct flow *f, struct pkt *p);
+void refdq_event(struct sim *s, struct flow *f, u32 type, ps_t t);
+bool refdq_can_send(struct sim *s, struct flow *f);
+void refdq_send(struct sim *s, struct flow *f);
+double refdq_rate_mbps(const struct flow *f);
 
 /* ---- receiver.c ---- */
 void rx_init(struct flow *f);
@@ -273,6 +289,9 @@ struct sim {
 	ps_t now, end, measure_from, sample_every;
 	u32 cycle_ps;
 	u32 clock_ppm;		/* host clocks drift by up to +-this many ppm */
+	u32 ref_nic_q;		/* reference senders: packets a NIC may hold (0 = 2) */
+	u8 ref_fr_at_f;		/* DCQCN reference: fast recovery also at max(T, BC) = F */
+	u8 ref_pacer_tb;	/* DCQCN reference: token-bucket pacer across rate changes */
 	u32 wnd_bits;
 	u32 nhosts;
 	struct host *hosts;

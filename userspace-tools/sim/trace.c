@@ -73,6 +73,7 @@ void trace_sample(struct sim *s)
 			continue;
 		if (f->impl == IMPL_REF) {
 			cwnd = ref_cwnd(f);
+			rate = refdq_rate_mbps(f);
 			una = ref_una(f);
 			nxt = ref_nxt(f);
 		} else if (!tonic_flow_stats(s->hosts[f->src].tc, f->local, &st)) {
