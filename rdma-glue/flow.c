@@ -21,8 +21,43 @@
  * A program with IB RC reliability: go-back-N on NACK and timeout, no
  * selective acks (rc; dcqcn and ibcc add rate control on CNPs).
  */
-char *trd_flow_program = "rc";
-module_param_named(program, trd_flow_program, charp, 0644);
+static const struct tonic_prog_ops *trd_flow_prog;	/* NULL: rc */
+
+/*
+ * Checked when written, as net.ipv4.tcp_congestion_control is: an unknown
+ * name is refused, and "echo dcqcn >" works (the newline is not part of
+ * the name).  A program lives as long as tonic.ko, which we depend on, so
+ * readers only need the pointer.
+ */
+static int trd_flow_prog_set(const char *val, const struct kernel_param *kp)
+{
+	char name[16];			/* as tonic_sock_info.program */
+	const struct tonic_prog_ops *prog;
+	size_t len = strcspn(val, "\n");
+
+	if (!len || len >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, val, len);
+	name[len] = 0;
+	prog = tonic_dev_prog_find(name);
+	if (!prog)
+		return -ENOENT;
+	WRITE_ONCE(trd_flow_prog, prog);
+	return 0;
+}
+
+static int trd_flow_prog_get(char *buf, const struct kernel_param *kp)
+{
+	const struct tonic_prog_ops *prog = READ_ONCE(trd_flow_prog);
+
+	return sysfs_emit(buf, "%s\n", prog ? prog->name : "rc");
+}
+
+static const struct kernel_param_ops trd_flow_prog_ops = {
+	.set = trd_flow_prog_set,
+	.get = trd_flow_prog_get,
+};
+module_param_cb(program, &trd_flow_prog_ops, NULL, 0644);
 MODULE_PARM_DESC(program, "Tonic program of new RC QPs' flows: rc (default), dcqcn, ibcc");
 
 /* cfg.param[] of new flows; each program defines them (Documentation/programs.rst). */
@@ -131,7 +166,7 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 
 	if (!tdev)
 		return -ENODEV;
-	cfg.prog = tonic_dev_prog_find(trd_flow_program);
+	cfg.prog = READ_ONCE(trd_flow_prog) ?: tonic_dev_prog_find("rc");
 	if (!cfg.prog)
 		return -ENOENT;
 	cfg.seg_size = qp->mtu;

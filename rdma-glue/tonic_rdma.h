@@ -370,7 +370,6 @@ void trd_comp_flow(struct trd_qp *qp, u32 acked, bool failed);
 void trd_rnr_timer(struct timer_list *t);
 
 /* flow.c */
-extern char *trd_flow_program;
 int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout);
 void trd_flow_detach(struct trd_qp *qp);
 bool trd_flow_pop(struct trd_qp *qp, struct trd_txd *d);

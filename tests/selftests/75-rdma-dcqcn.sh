@@ -114,7 +114,11 @@ echo "dcqcn: RED sent $ds marked $mk dropped $dd; tonic1 np_ecn_marked $ecn np_c
 [ "$hand" -gt 0 ] && [ $((hand + ign)) -le "$sent" ] || ksft_fail "dcqcn: $hand CNPs handled of $sent sent"
 
 # The same bottleneck without congestion control: nothing ECN-capable.
-printf rc > $P/program
+# The program parameter is checked when written; "echo" works.
+echo nosuch > $P/program 2>/dev/null && ksft_fail "program 'nosuch' accepted"
+[ "$(cat $P/program)" = dcqcn ] || ksft_fail "program is '$(cat $P/program)' after a refused write"
+echo rc > $P/program || ksft_fail "echo rc > $P/program"
+[ "$(cat $P/program)" = rc ] || ksft_fail "program is '$(cat $P/program)', not rc"
 rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
 e0=$(rdma_counter tonic1 np_ecn_marked_roce_packets) c0=$(rdma_counter tonic1 np_cnp_sent)
 r0=$(rdma_counter tonic0 retrans_packets)
