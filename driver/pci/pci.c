@@ -469,17 +469,10 @@ static void tp_dev_stats(struct tonic_dev *dev, struct tonic_core_stats *st)
 	memset(st, 0, sizeof(*st));
 	spin_lock_bh(&p->evt_lock);
 	if (p->state == TP_UP) {
-		st->cycles = tp_rd64(p, o + TONIC_PCI_CSTAT_CYCLES);
-		st->busy_cycles = tp_rd64(p, o + TONIC_PCI_CSTAT_BUSY_CYCLES);
-		st->bad_flow = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_FLOW);
-		st->bad_ack = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_ACK);
-		st->bad_sack = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_SACK);
-		st->bad_push = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_PUSH);
-		st->in_overflow = tp_rd64(p, o + TONIC_PCI_CSTAT_IN_OVERFLOW);
-		st->stale_ack = tp_rd64(p, o + TONIC_PCI_CSTAT_STALE_ACK);
-		st->conflicts = tp_rd64(p, o + TONIC_PCI_CSTAT_CONFLICTS);
-		st->notes_dropped = tp_rd64(p, o + TONIC_PCI_CSTAT_NOTES_DROPPED);
-		st->stale_desc = tp_rd64(p, o + TONIC_PCI_CSTAT_STALE_DESC);
+		/* Each engine counter has its register (TONIC_PCI_CSTAT_NAME). */
+#define TP_RD_CSTAT(name, NAME, doc)	st->name = tp_rd64(p, o + TONIC_PCI_CSTAT_##NAME);
+		TONIC_CORE_COUNTERS(TP_RD_CSTAT)
+#undef TP_RD_CSTAT
 	}
 	spin_unlock_bh(&p->evt_lock);
 	st->in_overflow += atomic64_read(&p->cmd_full);
