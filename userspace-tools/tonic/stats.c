@@ -7,42 +7,24 @@
 #include <stdio.h>
 #include <string.h>
 #include "tonic.h"
+#include "../../driver/counters.h"
+
+/* Each counter's key, as debugfs names it: from the tables (counters.h). */
+#define DSTAT_NAME(name, NAME, doc)	[TONIC_A_DSTATS_##NAME] = #name,
+#define NSTAT_NAME(name, NAME, doc)	[TONIC_A_NSTATS_##NAME] = #name,
+#define SSTAT_NAME(name, NAME, doc)	[TONIC_A_SSTATS_##NAME] = #name,
 
 static const char *const dstats_names[TONIC_A_DSTATS_MAX + 1] = {
-	[TONIC_A_DSTATS_FLOWS_ADDED] = "flows_added",
-	[TONIC_A_DSTATS_FLOWS_FULL] = "flows_full",
-	[TONIC_A_DSTATS_CYCLES] = "cycles",
-	[TONIC_A_DSTATS_BUSY_CYCLES] = "busy_cycles",
-	[TONIC_A_DSTATS_BAD_FLOW] = "bad_flow",
-	[TONIC_A_DSTATS_BAD_ACK] = "bad_ack",
-	[TONIC_A_DSTATS_BAD_SACK] = "bad_sack",
-	[TONIC_A_DSTATS_BAD_PUSH] = "bad_push",
-	[TONIC_A_DSTATS_IN_OVERFLOW] = "in_overflow",
-	[TONIC_A_DSTATS_STALE_ACK] = "stale_ack",
-	[TONIC_A_DSTATS_CONFLICTS] = "conflicts",
-	[TONIC_A_DSTATS_NOTES_DROPPED] = "notes_dropped",
-	[TONIC_A_DSTATS_STALE_DESC] = "stale_desc",
+	TONIC_DEVICE_COUNTERS(DSTAT_NAME)
 };
 
 static const char *const nstats_names[TONIC_A_NSTATS_MAX + 1] = {
-	[TONIC_A_NSTATS_FLOWS_ADDED] = "flows_added",
-	[TONIC_A_NSTATS_REFUSED_QUOTA] = "refused_quota",
-	[TONIC_A_NSTATS_REFUSED_FULL] = "refused_full",
+	TONIC_NETNS_COUNTERS(NSTAT_NAME)
 };
 
 static const char *const sstats_names[TONIC_A_SSTATS_MAX + 1] = {
-	[TONIC_A_SSTATS_OFFLOADED] = "offloaded",
-	[TONIC_A_SSTATS_INSTALLS] = "installs",
-	[TONIC_A_SSTATS_ATTACHES] = "attaches",
-	[TONIC_A_SSTATS_DETACHES] = "detaches",
-	[TONIC_A_SSTATS_FALLBACK_FULL] = "fallback_full",
-	[TONIC_A_SSTATS_FALLBACK_MD5] = "fallback_md5",
-	[TONIC_A_SSTATS_FALLBACK_URG] = "fallback_urg",
-	[TONIC_A_SSTATS_FALLBACK_OTHER] = "fallback_other",
-	[TONIC_A_SSTATS_FAILED] = "failed",
-	[TONIC_A_SSTATS_DRAIN_TIMEOUTS] = "drain_timeouts",
-	[TONIC_A_SSTATS_ACKS_IN] = "acks_in",
-	[TONIC_A_SSTATS_ACKS_DROPPED] = "acks_dropped",
+	TONIC_SOCK_GAUGES(SSTAT_NAME)
+	TONIC_SOCK_COUNTERS(SSTAT_NAME)
 };
 
 /* The u64 counters of one nest, named by @names. */
