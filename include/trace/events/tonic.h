@@ -271,6 +271,38 @@ TRACE_EVENT(tonic_sock_push_refused,
 );
 
 /*
+ * A segment the device asked for went to IP for the socket (in the flow's
+ * work, under lock_sock): @seq and @len its bytes (@segs descriptors
+ * merged into one GSO skb), @rtx a retransmission, @err IP's verdict
+ * (nonzero: lost, the device's timer resends it).
+ */
+TRACE_EVENT(tonic_sock_xmit,
+	TP_PROTO(const struct sock *sk, u32 flow, u32 seq, u32 len, u32 segs, bool rtx, int err),
+	TP_ARGS(sk, flow, seq, len, segs, rtx, err),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__field(u32, flow)
+		__field(u32, seq)
+		__field(u32, len)
+		__field(u32, segs)
+		__field(bool, rtx)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__entry->flow = flow;
+		__entry->seq = seq;
+		__entry->len = len;
+		__entry->segs = segs;
+		__entry->rtx = rtx;
+		__entry->err = err;
+	),
+	TP_printk(TONIC_SK_FMT "flow=%u seq=%u len=%u segs=%u rtx=%d err=%d", TONIC_SK_ARGS,
+		  __entry->flow, __entry->seq, __entry->len, __entry->segs, __entry->rtx,
+		  __entry->err)
+);
+
+/*
  * An ACK TCP accepted, handed to the device (in TCP's receive path):
  * @snd_una its cumulative ack, @pkt what the device got (segments), @err
  * the device's answer (nonzero: dropped, the next ACK carries it).
