@@ -37,7 +37,7 @@ struct tonic_soft {
 	bool dying;
 	struct tonic_desc desc[TONIC_SOFT_BUDGET];
 	struct tonic_note note[TONIC_SOFT_NOTES];
-	u64 runs, doorbells, timer_fires, in_dropped;
+	u64 runs, doorbells, timer_fires;
 	atomic_t fail_push;		/* pushes still to refuse (debugfs) */
 	struct dentry *dbg;
 };
@@ -198,8 +198,6 @@ static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt
 	spin_lock_bh(&s->lock);
 	soft_catch_up(s);
 	err = tonic_incoming(s->tc, flow, pkt);
-	if (err == -ENOBUFS)
-		s->in_dropped++;
 	spin_unlock_bh(&s->lock);
 	trace_tonic_ack_in(dev, flow, pkt, err);
 	soft_doorbell(s);
@@ -223,7 +221,6 @@ static void soft_dev_stats(struct tonic_dev *dev, struct tonic_core_stats *st)
 
 	spin_lock_bh(&s->lock);
 	tonic_core_stats(s->tc, st);
-	st->in_overflow += s->in_dropped;
 	spin_unlock_bh(&s->lock);
 }
 
