@@ -36,6 +36,33 @@
 	TONIC_DEV_COUNTERS(X)						\
 	TONIC_CORE_COUNTERS(X)
 
+/*
+ * A backend's own counters, per device: X(name, doc), no attribute of
+ * their own (each backend has its own set, carried as name and value in
+ * the dev-stats nest's "backend" nests, as ethtool -S does).  At most
+ * TONIC_DEV_BACKEND_MAX of them.
+ */
+#define TONIC_SOFT_COUNTERS(X)						\
+	X(runs, "Times the worker ran the engine.")			\
+	X(doorbells, "Segment announcements that woke the worker.")	\
+	X(timer_fires, "Times the engine's next deadline woke the worker.")
+
+#define TONIC_PCI_COUNTERS(X)						\
+	X(mmio_reads, "32-bit register reads.")				\
+	X(mmio_writes, "32-bit register writes.")			\
+	X(doorbells, "Command doorbells rung.")				\
+	X(commands, "Commands posted to the device's command ring.")	\
+	X(events, "Events taken from the device's event ring.")		\
+	X(descriptors, "Descriptor events handed to flows' clients.")	\
+	X(notes, "Notification events handed to flows' clients.")	\
+	X(cmd_ring_full, "Commands refused: the command ring was full (also in in_overflow).") \
+	X(bad_events, "Events with an unknown type or flow, dropped.")	\
+	X(stale_events, "Events of a flow's earlier incarnation, dropped.") \
+	X(failovers, "Flows the driver failed (a FAILED note to their client): the device was lost.")	\
+	X(resets, "Reset handshakes the device completed (at probe and after a fault).")
+
+#define TONIC_DEV_BACKEND_MAX	16
+
 /* Per network namespace, kept by its flow quota (quota.c). */
 #define TONIC_NETNS_COUNTERS(X)						\
 	X(flows_added, FLOWS_ADDED,					\

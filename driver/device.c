@@ -31,7 +31,7 @@ static struct tonic_dev *tonic_default_dev;
 
 int tonic_dev_register(struct tonic_dev *dev)
 {
-	if (!dev->ops || !dev->max_flows)
+	if (!dev->ops || !dev->max_flows || dev->ops->nctrs > TONIC_DEV_BACKEND_MAX)
 		return -EINVAL;
 	spin_lock_init(&dev->id_lock);
 	dev->ids = bitmap_zalloc(dev->max_flows, GFP_KERNEL);
@@ -122,6 +122,12 @@ void tonic_dev_counters(struct tonic_dev *dev, struct tonic_dev_counters *c)
 #define TONIC_CORE_COUNTER_COPY(name, NAME, doc)	c->name = cs.name;
 	TONIC_CORE_COUNTERS(TONIC_CORE_COUNTER_COPY)
 #undef TONIC_CORE_COUNTER_COPY
+	c->nbackend = 0;
+	c->backend_names = dev->ops->ctr_names;
+	if (dev->ops->ctr_read) {
+		dev->ops->ctr_read(dev, c->backend);
+		c->nbackend = dev->ops->nctrs;
+	}
 }
 
 /* The client's (or device.c's own) description of an attached flow. */

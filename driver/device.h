@@ -30,6 +30,13 @@ struct tonic_dev_ops {
 	int (*incoming)(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);
 	int (*flow_stats)(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
 	void (*dev_stats)(struct tonic_dev *dev, struct tonic_core_stats *st);
+	/*
+	 * Optional: the backend's own counters (counters.h), @nctrs of them
+	 * (at most TONIC_DEV_BACKEND_MAX), @ctr_names[i] read into @vals[i].
+	 */
+	void (*ctr_read)(struct tonic_dev *dev, u64 *vals);
+	const char *const *ctr_names;
+	u32 nctrs;
 	void (*destroy)(struct tonic_dev *dev);
 	/*
 	 * Optional: name of the device's program @idx, NULL past the last one
@@ -191,11 +198,17 @@ int tonic_dev_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len);
 int tonic_dev_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);
 int tonic_dev_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
 
-/* A device's counters (TONIC_DEVICE_COUNTERS): its own and its engine's. */
+/*
+ * A device's counters: its own and its engine's (TONIC_DEVICE_COUNTERS),
+ * and its backend's, @nbackend of them named by @backend_names.
+ */
 struct tonic_dev_counters {
 #define TONIC_DEV_COUNTERS_FIELD(name, NAME, doc)	u64 name;
 	TONIC_DEVICE_COUNTERS(TONIC_DEV_COUNTERS_FIELD)
 #undef TONIC_DEV_COUNTERS_FIELD
+	u32 nbackend;
+	const char *const *backend_names;
+	u64 backend[TONIC_DEV_BACKEND_MAX];
 };
 /* Snapshot them (the engine's through ops->dev_stats).  Does not sleep. */
 void tonic_dev_counters(struct tonic_dev *dev, struct tonic_dev_counters *c);

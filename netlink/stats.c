@@ -29,18 +29,28 @@ static int tonic_nl_fill_dstats(struct sk_buff *skb, struct tonic_dev *dev)
 {
 	struct tonic_dev_counters c;
 	struct nlattr *nest;
+	u32 i;
 
 	tonic_dev_counters(dev, &c);
 	nest = nla_nest_start(skb, TONIC_A_STATS_DEV);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, TONIC_A_DSTATS_DEV, dev->name) ||
-	    TONIC_DEVICE_COUNTERS(TONIC_NL_PUT_DSTAT) false) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+	    TONIC_DEVICE_COUNTERS(TONIC_NL_PUT_DSTAT) false)
+		goto nospace;
+	for (i = 0; i < c.nbackend; i++) {
+		struct nlattr *b = nla_nest_start(skb, TONIC_A_DSTATS_BACKEND);
+
+		if (!b || nla_put_string(skb, TONIC_A_BCTR_NAME, c.backend_names[i]) ||
+		    PUT64(skb, TONIC_A_BCTR_VALUE, c.backend[i], TONIC_A_BCTR_PAD))
+			goto nospace;
+		nla_nest_end(skb, b);
 	}
 	nla_nest_end(skb, nest);
 	return 0;
+nospace:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
 }
 
 static int tonic_nl_fill_sstats(struct sk_buff *skb, const struct tonic_sock_stats *s)

@@ -4,7 +4,8 @@
 their one definition (the X-macro tables of driver/counters.h and
 tonic-core/counters.h), into
 
-  Documentation/counters.rst             the table of every counter
+  Documentation/counters.rst             the table of every counter (the
+                                         backends' own too)
   Documentation/netlink/specs/tonic.yaml  each counter attribute's doc
 
 and checks that the spec's stats attribute sets carry exactly those
@@ -46,15 +47,26 @@ GROUPS = [
      'of ``stats-get`` (host view), debugfs'),
 ]
 
-ENTRY = re.compile(r'@@ (\w+) (\w+) ((?:"(?:[^"\\]|\\.)*"\s*)+)')
+# A backend's own counters, X(name, doc): no attribute each, but a
+# "backend" nest of the dev-stats nest with their name and value.
+BACKENDS = [
+    ('TONIC_SOFT_COUNTERS', 'The soft device\'s'),
+    ('TONIC_PCI_COUNTERS', 'The PCIe driver\'s (also in the PCI device\'s sysfs file '
+     '``tonic_info``)'),
+]
+
+ENTRY = re.compile(r'@@ (\w+) (\w+|-) ((?:"(?:[^"\\]|\\.)*"\s*)+)')
 
 
 def tables(header):
     """{macro: [(name, NAME, doc)]}, expanded by the C preprocessor."""
     with tempfile.NamedTemporaryFile('w', suffix='.c') as f:
-        f.write(f'#include "{os.path.abspath(header)}"\n#define X(n, N, d) @@ n N d\n')
+        f.write(f'#include "{os.path.abspath(header)}"\n#define X(n, N, d) @@ n N d\n'
+                '#define Y(n, d) @@ n - d\n')
         for macro, *_ in GROUPS:
             f.write(f'@@@ {macro} {macro}(X)\n')
+        for macro, _ in BACKENDS:
+            f.write(f'@@@ {macro} {macro}(Y)\n')
         f.flush()
         out = subprocess.run([os.environ.get('CPP', 'cpp'), '-P', f.name],
                              capture_output=True, text=True, check=True).stdout
@@ -95,7 +107,8 @@ def rst(tabs):
         ents = list(tabs[macro])
         if aset == 'sock-stats':
             ents = tabs['TONIC_SOCK_GAUGES'] + ents
-        out += [title, '=' * len(title), ''] + textwrap.wrap(f'Shown by {where}.', 76) + ['']
+        out += [title, '=' * len(title), ''] + textwrap.wrap(
+            f'Shown by {where}.', 76, break_on_hyphens=False) + ['']
         w0 = max(len(f'``{n}``') for n, _, _ in ents + [('name', '', '')])
         w0 = max(w0, len('name'))
         w1 = max(len(f'``{prefix}{N}``') for _, N, _ in ents)
@@ -106,6 +119,26 @@ def rst(tabs):
             lines = textwrap.wrap(d, w2, break_on_hyphens=False) or ['']
             out.append(f'{f"``{n}``":<{w0}}  {f"``{prefix}{N}``":<{w1}}  {lines[0]}'.rstrip())
             out += [f'{"":<{w0}}  {"":<{w1}}  {ln}' for ln in lines[1:]]
+        out += [rule, '']
+    title = 'Per device, of its backend'
+    out += [title, '=' * len(title), ''] + textwrap.wrap(
+        'Each backend keeps its own, reported with the device\'s counters: in '
+        '``tonic stats`` (``devices``, object ``backend``), in the ``dev`` nest '
+        'of ``stats-get`` as ``backend`` nests of ``name`` and ``value`` '
+        '(``TONIC_A_BCTR_*``), for the default device in debugfs (as '
+        '``soft.runs``).', 76,
+        break_on_hyphens=False) + ['']
+    for macro, what in BACKENDS:
+        ents = tabs[macro]
+        out += textwrap.wrap(f'{what}:', 76) + ['']
+        w0 = max(len(f'``{n}``') for n, _, _ in ents + [('name', '', '')])
+        w2 = 76 - w0 - 2
+        rule = f'{"=" * w0}  {"=" * w2}'
+        out += [rule, f'{"name":<{w0}}  meaning', rule]
+        for n, _, d in ents:
+            lines = textwrap.wrap(d, w2, break_on_hyphens=False) or ['']
+            out.append(f'{f"``{n}``":<{w0}}  {lines[0]}'.rstrip())
+            out += [f'{"":<{w0}}  {ln}' for ln in lines[1:]]
         out += [rule, '']
     return '\n'.join(out)
 

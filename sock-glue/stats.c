@@ -13,8 +13,8 @@ static struct dentry *tonic_dbg;
 
 /*
  * One "name value" line per counter of the tables (driver/counters.h): the
- * TCP integration's, then the default device's (tests/selftests/66-counters.sh
- * checks them against netlink).
+ * TCP integration's, then the default device's and its backend's
+ * (tests/selftests/66-counters.sh checks them against netlink).
  */
 #define TONIC_DBG_SOCK(name, NAME, doc)					\
 	seq_printf(m, "%-16s %lld\n", #name, atomic64_read(&tonic_gstats.name));
@@ -25,6 +25,8 @@ static int tonic_stats_show(struct seq_file *m, void *v)
 {
 	struct tonic_dev *dev = tonic_dev_default();
 	struct tonic_dev_counters c;
+	char name[32];
+	u32 i;
 
 	TONIC_SOCK_COUNTERS(TONIC_DBG_SOCK)
 	if (!dev)
@@ -33,6 +35,12 @@ static int tonic_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "dev              %s\nmax_flows        %u\nflows_in_use     %u\n",
 		   dev->name, dev->max_flows, tonic_dev_flows_in_use(dev));
 	TONIC_DEVICE_COUNTERS(TONIC_DBG_DEV)
+	/* "soft.runs": a backend's names may be the TCP integration's too. */
+	for (i = 0; i < c.nbackend; i++) {
+		snprintf(name, sizeof(name), "%s.%s", dev->backend ?: "backend",
+			 c.backend_names[i]);
+		seq_printf(m, "%-16s %llu\n", name, c.backend[i]);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tonic_stats);

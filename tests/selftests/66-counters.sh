@@ -3,10 +3,11 @@
 # them (a toggled transfer: attaches, hand-backs and their bytes, segments,
 # ACKs; a push the device refuses), each "name value" line of
 # /sys/kernel/debug/tonic/stats (the TCP integration's counters and the
-# default device's, driver/counters.h) is in `tonic -j stats` (netlink's
-# stats-get) under the same name with the same value, and in the plain
-# `tonic stats`, and the JSON has no counter debugfs lacks; a namespace's
-# own counters count its flows.
+# default device's and its backend's, as soft.NAME; driver/counters.h) is
+# in `tonic -j stats` (netlink's stats-get) under the same name (a
+# backend's in the device's "backend" object) with the same value, and in
+# the plain `tonic stats`, and the JSON has no counter debugfs lacks; a
+# namespace's own counters count its flows.
 # timeout: 240
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -56,6 +57,8 @@ in_list() {	# in_list ,A,B,C, NAME
 }
 skeys=",$(jget '.sockets?keys'),"
 dkeys=",$(jget ".devices[$di]?keys"),"
+bkeys=",$(jget ".devices[$di].backend?keys"),"
+backend=$($TONIC -j dev show "$dev" | $J '[0].backend') || ksft_fail "tonic dev show $dev"
 ndbg=0
 while read -r name before; do
 	ndbg=$((ndbg + 1))
@@ -64,22 +67,28 @@ while read -r name before; do
 		v=$(jget ".sockets.$name")
 	elif in_list "$dkeys" "$name"; then
 		v=$(jget ".devices[$di].$name")
+	elif [ "${name%%.*}" = "$backend" ] && in_list "$bkeys" "${name#*.}"; then
+		v=$(jget ".devices[$di].backend.${name#*.}")
 	else
 		echo "FAIL $name: in debugfs, not in tonic -j stats"; fails=$((fails + 1))
 		continue
 	fi
 	check "$name: debugfs $before .. $after, netlink $v" \
 		test "$v" -ge "$before" -a "$v" -le "$after"
-	check "$name: in tonic stats" eval 'printf "%s\n" "$PLAIN" | grep -Eq "(^| )$name [0-9]+( |\$)"'
+	check "$name: in tonic stats" eval 'printf "%s\n" "$PLAIN" | grep -Eq "(^| )${name#*.} [0-9]+( |\$)"'
 done < /tmp/dbg.list
 
 # Nothing in the JSON that debugfs lacks (offloaded is a gauge, dev a name).
 for k in $(echo "$skeys$dkeys" | tr ',' ' '); do
-	case $k in offloaded|dev) continue ;; esac
+	case $k in offloaded|dev|backend) continue ;; esac
 	check "$k: in debugfs" grep -q "^$k " /tmp/dbg.list
 done
-# 23 of the TCP integration, 2 of the device layer, 11 of the engine.
-check "36 counters in debugfs (got $ndbg)" test "$ndbg" = 36
+for k in $(echo "$bkeys" | tr ',' ' '); do
+	check "$backend.$k: in debugfs" grep -q "^$backend\.$k " /tmp/dbg.list
+done
+# 23 of the TCP integration, 2 of the device layer, 11 of the engine, 3
+# of the soft device.
+check "39 counters in debugfs (got $ndbg)" test "$ndbg" = 39
 
 # The transfers moved what netlink did not carry before the tables.
 for c in segs_tx acks_in handbacks handback_bytes push_refused attaches detaches; do

@@ -45,6 +45,32 @@ static void print_counters(struct nlattr *nest, const char *const *names, int ma
 	}
 }
 
+/* A device's backend counters (nests of name and value): object "backend". */
+static void print_backend(struct nlattr *dev)
+{
+	struct nlattr *a;
+	int rem, n = 0;
+
+	nla_for_each_nested(a, dev, rem) {
+		struct nlattr *tb[TONIC_A_BCTR_MAX + 1];
+
+		if (nla_type(a) != TONIC_A_DSTATS_BACKEND ||
+		    nla_parse_nested(tb, TONIC_A_BCTR_MAX, a, NULL) ||
+		    !tb[TONIC_A_BCTR_NAME] || !tb[TONIC_A_BCTR_VALUE])
+			continue;
+		if (!n) {
+			out_text("\n    backend: ");
+			out_key_object("backend");
+		} else if (!json && !(n % 6)) {
+			out_text("\n        ");
+		}
+		out_u64(tn_str(tb[TONIC_A_BCTR_NAME]), tn_u64(tb[TONIC_A_BCTR_VALUE]));
+		n++;
+	}
+	if (n)
+		out_end_object();
+}
+
 static int stats_build(struct nl_msg *msg, void *arg)
 {
 	const char *dev = arg;
@@ -95,6 +121,7 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 					out_text("dev %s:\n    ", tn_str(d));
 			}
 		print_counters(a, dstats_names, TONIC_A_DSTATS_MAX);
+		print_backend(a);
 		out_end_object();
 		if (!json)
 			out_text("\n");
