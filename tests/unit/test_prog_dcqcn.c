@@ -2,7 +2,9 @@
 /*
  * DCQCN through the engine: the cut on a CNP (Rt = Rc, Rc *= 1 - alpha/2),
  * alpha's decay by (1 - 1/256) per alpha-timer period, and the climb back:
- * five fast-recovery halvings towards Rt, then additive increase.
+ * five fast-recovery halvings towards Rt, then additive increase.  The
+ * parameters (timer period, R_AI) and their independence of the cycle
+ * length: the same microseconds give the same rates at 100 ns cycles.
  */
 #include "prog_harness.h"
 
@@ -75,9 +77,39 @@ static void alpha_decay(void)
 	ph_free(ph);
 }
 
+/* param[0] = 300 us, param[1] = 5 Mb/s, on an engine of 100 ns cycles. */
+static void params(void)
+{
+	struct ph *ph = ph_new_ps(128, 100000);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_dcqcn);
+	u32 rc = LINE / 4, rt = LINE / 2, i;
+
+	c.param[0] = 300;
+	c.param[1] = 5000;
+	ph_add(ph, 0, &c);
+	ph_cnp(ph, 0);
+	ph_run(ph, 1);
+	ph_cnp(ph, 0);
+	ph_run(ph, 1);
+	is(rate(ph), rc, "two CNPs: a quarter, target a half of line rate");
+	ph_run(ph, 2800);	/* 280 us: not yet a period */
+	is(rate(ph), rc, "no increase before the 300 us timer");
+	for (i = 1; i <= 5; i++) {
+		ph_run(ph, 3000);
+		rc = (rc + rt + 1) / 2;
+		is(rate(ph), rc, "fast recovery step %u after %u us", i, 280 + 300 * i);
+	}
+	ph_run(ph, 3000);
+	rt += 5000;
+	rc = (rc + rt + 1) / 2;
+	is(rate(ph), rc, "additive increase by param[1]: Rt += 5 Mb/s");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	cut_and_recover();
 	alpha_decay();
+	params();
 	return tap_done();
 }

@@ -46,6 +46,23 @@ u64 tonic_time_us(const struct tonic_prog_ctx *ctx)
 	return tonic_cycles_us(ctx, ctx->now);
 }
 
+/* @us microseconds in engine cycles, at least one. */
+u64 tonic_us_cycles(const struct tonic_prog_ctx *ctx, u64 us)
+{
+	u64 c = tonic_div64(us * 1000000, ctx->cycle_ps ? ctx->cycle_ps : 1);
+
+	return c ? c : 1;
+}
+
+/* Program parameter @i of the flow, @def when it is 0, at most @max. */
+u32 tonic_prog_param(const struct tonic_prog_ctx *ctx, u32 i, u32 def, u32 max)
+{
+	u32 v = ctx->cfg ? ctx->cfg->param[i] : 0;
+
+	v = v ? v : def;
+	return v < max ? v : max;
+}
+
 /*
  * Go-back-N (RoCE, and TCP after an RTO): everything from the first unacked
  * segment to the last one sent goes again.  Selectively acked segments in

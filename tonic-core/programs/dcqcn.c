@@ -11,16 +11,24 @@
  *
  * The floats of the original become integers: alpha is Q16 (65536 = 1), so
  * g = 1/256 is a shift by 8 and Rc * alpha / 2 a 64-bit product shifted by
- * 17; rates are kbps.  Reliability is RoCE's go-back-N.
+ * 17; rates are kbps.  Times are microseconds of the engine clock
+ * (tonic_time_us), so the behaviour does not depend on the cycle length.
+ * Reliability is RoCE's go-back-N.
+ *
+ * Parameters (cfg->param[], 0 = the paper's value), read on every call:
+ * param[0] = the timer period in us, both K (alpha) and T (rate increase),
+ * 55; param[1] = R_AI and param[2] = R_HAI in kbps, 40 and 400 Mb/s;
+ * param[3] = the byte counter B in bytes, 10 MB.  The timers are checked
+ * ten times per period.
  */
 #include "../program.h"
 #include "programs.h"
 
 #define DCQCN_ALPHA_ONE		65536		/* Q16 */
 #define DCQCN_G_SHIFT		8		/* g = 1/256 */
-#define DCQCN_K_CYCLES		5500		/* alpha timer, 55 us at 10 ns */
-#define DCQCN_T_CYCLES		5500		/* rate increase timer, 55 us */
-#define DCQCN_TICK		550		/* periodic() resolution of both timers */
+#define DCQCN_TIMER_US		55		/* K and T */
+#define DCQCN_TIMER_MAX_US	1000000
+#define DCQCN_TICKS		10		/* periodic() calls per timer period */
 #define DCQCN_B_BYTES		(10u << 20)	/* byte counter, 10 MB */
 #define DCQCN_F			5		/* fast-recovery steps */
 #define DCQCN_R_AI		40000		/* kbps: 40 Mb/s */
@@ -32,8 +40,8 @@ struct dcqcn_state {
 	u32 line;		/* rate at flow start: the ceiling */
 	u32 alpha;		/* Q16 */
 	u32 bytes;		/* byte counter since the last CNP or B */
-	u32 alpha_due;		/* cycle (low 32 bits) of the next alpha decay */
-	u32 rate_due;		/* cycle of the next rate-increase timer event */
+	u32 alpha_due;		/* us (low 32 bits) of the next alpha decay */
+	u32 rate_due;		/* us of the next rate-increase timer event */
 	struct tonic_rto rto;
 	u8 t_stage;		/* timer events since the last CNP */
 	u8 bc_stage;		/* byte-counter events since the last CNP */
@@ -41,35 +49,46 @@ struct dcqcn_state {
 	u8 pad;
 };
 
+static u32 dcqcn_timer_us(const struct tonic_prog_ctx *ctx)
+{
+	return tonic_prog_param(ctx, 0, DCQCN_TIMER_US, DCQCN_TIMER_MAX_US);
+}
+
+/* Restart both clocks: the next alpha decay and rate increase are a period away. */
+static void dcqcn_clocks(struct tonic_prog_ctx *ctx, struct dcqcn_state *d, u32 now)
+{
+	u32 t = dcqcn_timer_us(ctx);
+
+	d->alpha_due = now + t;
+	d->rate_due = now + t;
+	ctx->period = (u32)tonic_us_cycles(ctx, t) / DCQCN_TICKS;
+}
+
 static void dcqcn_init(struct tonic_prog_ctx *ctx)
 {
 	struct dcqcn_state *d = ctx->user;
-	u32 now = (u32)ctx->now;
+	u32 now = (u32)tonic_time_us(ctx);
 
 	d->line = ctx->rate_kbps;
 	d->rt = ctx->rate_kbps;
 	d->alpha = DCQCN_ALPHA_ONE;	/* the paper starts at 1: the first CNP halves */
-	d->alpha_due = now + DCQCN_K_CYCLES;
-	d->rate_due = now + DCQCN_T_CYCLES;
+	dcqcn_clocks(ctx, d, now);
 	tonic_rto_init(ctx, &d->rto);
 	/* Per-packet pacing: a hardware rate limiter holds one packet of credit. */
 	if (!ctx->burst)
 		ctx->burst = ctx->seg_size;
-	ctx->period = DCQCN_TICK;
 }
 
 static void dcqcn_cnp(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
 {
 	u32 rc = ctx->rate_kbps;
-	u32 now = (u32)ctx->now;
 
 	d->rt = rc;
 	rc -= (u32)(((u64)rc * d->alpha) >> (16 + 1));
 	ctx->rate_kbps = rc > DCQCN_R_MIN ? rc : DCQCN_R_MIN;
 	d->alpha += (DCQCN_ALPHA_ONE >> DCQCN_G_SHIFT) - (d->alpha >> DCQCN_G_SHIFT);
 	/* A CNP restarts every clock: increase begins anew from fast recovery. */
-	d->alpha_due = now + DCQCN_K_CYCLES;
-	d->rate_due = now + DCQCN_T_CYCLES;
+	dcqcn_clocks(ctx, d, (u32)tonic_time_us(ctx));
 	d->bytes = 0;
 	d->t_stage = 0;
 	d->bc_stage = 0;
@@ -93,9 +112,9 @@ static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
 	u8 hi = d->t_stage < d->bc_stage ? d->bc_stage : d->t_stage;
 
 	if (lo > DCQCN_F)
-		d->rt += (lo - DCQCN_F) * DCQCN_R_HAI;
+		d->rt += (lo - DCQCN_F) * tonic_prog_param(ctx, 2, DCQCN_R_HAI, d->line);
 	else if (hi > DCQCN_F)
-		d->rt += DCQCN_R_AI;
+		d->rt += tonic_prog_param(ctx, 1, DCQCN_R_AI, d->line);
 	if (d->rt > d->line)
 		d->rt = d->line;
 	ctx->rate_kbps = (ctx->rate_kbps + d->rt + 1) / 2;
@@ -106,24 +125,27 @@ static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
 static void dcqcn_periodic(struct tonic_prog_ctx *ctx)
 {
 	struct dcqcn_state *d = ctx->user;
-	u32 now = (u32)ctx->now;
+	u32 now = (u32)tonic_time_us(ctx);
+	u32 t = dcqcn_timer_us(ctx), b = tonic_prog_param(ctx, 3, DCQCN_B_BYTES, ~0u);
 
+	/* A period changed on the live flow takes effect from here. */
+	ctx->period = (u32)tonic_us_cycles(ctx, t) / DCQCN_TICKS;
 	tonic_gbn_timeout(ctx, &d->rto);
 	if (!tonic_before(now, d->alpha_due)) {
 		d->alpha -= d->alpha >> DCQCN_G_SHIFT;
-		d->alpha_due = now + DCQCN_K_CYCLES;
+		d->alpha_due = now + t;
 	}
 	if (!d->limited)
 		return;
 	/* One increase per call keeps the work constant; a late one waits a tick. */
 	d->bytes += ctx->bytes_sent;
-	if (d->bytes >= DCQCN_B_BYTES) {
-		d->bytes -= DCQCN_B_BYTES;
+	if (d->bytes >= b) {
+		d->bytes -= b;
 		if (d->bc_stage < 255)
 			d->bc_stage++;
 		dcqcn_increase(ctx, d);
 	} else if (!tonic_before(now, d->rate_due)) {
-		d->rate_due = now + DCQCN_T_CYCLES;
+		d->rate_due = now + t;
 		if (d->t_stage < 255)
 			d->t_stage++;
 		dcqcn_increase(ctx, d);

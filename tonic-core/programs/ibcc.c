@@ -49,23 +49,14 @@ struct ibcc_state {
 	u16 pad;
 };
 
-/* A parameter, or @def when zero, at most @max. */
-static u32 ibcc_param(const struct tonic_prog_ctx *ctx, u32 i, u32 def, u32 max)
-{
-	u32 v = ctx->cfg ? ctx->cfg->param[i] : 0;
-
-	v = v ? v : def;
-	return v < max ? v : max;
-}
-
 static u32 ibcc_limit(const struct tonic_prog_ctx *ctx)
 {
-	return ibcc_param(ctx, 2, IBCC_CCTI_LIMIT, IBCC_CCTI_LIMIT);
+	return tonic_prog_param(ctx, 2, IBCC_CCTI_LIMIT, IBCC_CCTI_LIMIT);
 }
 
 static u32 ibcc_min(const struct tonic_prog_ctx *ctx)
 {
-	return ibcc_param(ctx, 1, IBCC_CCTI_MIN, ibcc_limit(ctx));
+	return tonic_prog_param(ctx, 1, IBCC_CCTI_MIN, ibcc_limit(ctx));
 }
 
 /* rate = IBCC_AGG * seg_size bytes per CCT[ccti] ns, capped at line rate. */
@@ -120,7 +111,7 @@ static void ibcc_incoming(struct tonic_prog_ctx *ctx)
 		ibcc_clamp(ctx, s);
 		return;
 	}
-	ccti = s->ccti + ibcc_param(ctx, 0, IBCC_CCTI_INCREASE, limit);
+	ccti = s->ccti + tonic_prog_param(ctx, 0, IBCC_CCTI_INCREASE, limit);
 	s->ccti = (u16)(ccti < limit ? ccti : limit);
 	if (s->ccti < ibcc_min(ctx))
 		s->ccti = (u16)ibcc_min(ctx);

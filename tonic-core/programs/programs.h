@@ -79,6 +79,8 @@ void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 
 u32 tonic_flight(const struct tonic_prog_ctx *ctx);
 u64 tonic_cycles_us(const struct tonic_prog_ctx *ctx, u64 cycles);
 u64 tonic_time_us(const struct tonic_prog_ctx *ctx);
+u64 tonic_us_cycles(const struct tonic_prog_ctx *ctx, u64 us);
+u32 tonic_prog_param(const struct tonic_prog_ctx *ctx, u32 i, u32 def, u32 max);
 u32 tonic_hole_end(const struct tonic_prog_ctx *ctx, u32 off);
 void tonic_gbn_mark(struct tonic_prog_ctx *ctx);
 
