@@ -250,6 +250,31 @@ TRACE_EVENT(tonic_sock_handback,
 		  __entry->flow, __entry->state, __entry->bytes)
 );
 
+/*
+ * The socket's flow failed on its device (@rebase 0: the device's failed
+ * note; 1: an ACK beyond what the device sent, after a failover), in the
+ * flow's work: a tonic_sock_attach (another device, or the same one
+ * again) or a tonic_sock_handback (software TCP) follows.
+ */
+TRACE_EVENT(tonic_sock_fail,
+	TP_PROTO(const struct sock *sk, const struct tonic_dev *dev, u32 flow, bool rebase),
+	TP_ARGS(sk, dev, flow, rebase),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__string(dev, dev->name)
+		__field(u32, flow)
+		__field(bool, rebase)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__assign_str(dev, dev->name);
+		__entry->flow = flow;
+		__entry->rebase = rebase;
+	),
+	TP_printk(TONIC_SK_FMT "dev=%s flow=%u rebase=%d", TONIC_SK_ARGS, __get_str(dev),
+		  __entry->flow, __entry->rebase)
+);
+
 /* The device refused new segments up to @tail (the socket goes back to TCP). */
 TRACE_EVENT(tonic_sock_push_refused,
 	TP_PROTO(const struct sock *sk, u32 flow, u32 tail, int err),
