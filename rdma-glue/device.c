@@ -156,6 +156,11 @@ static const struct rdma_stat_desc trd_stat_descs[TRD_CNT_MAX] = {
 	[TRD_CNT_FLOWS].name		= "tonic_flows",
 	[TRD_CNT_FLOW_DESCS].name	= "tonic_flow_descs",
 	[TRD_CNT_FLOW_DESC_DROPS].name	= "tonic_flow_desc_drops",
+	/* As mlx5 names its DCQCN counters. */
+	[TRD_CNT_NP_ECN_MARKED].name	= "np_ecn_marked_roce_packets",
+	[TRD_CNT_NP_CNP_SENT].name	= "np_cnp_sent",
+	[TRD_CNT_RP_CNP_HANDLED].name	= "rp_cnp_handled",
+	[TRD_CNT_RP_CNP_IGNORED].name	= "rp_cnp_ignored",
 };
 
 static struct rdma_hw_stats *trd_alloc_hw_port_stats(struct ib_device *ib, u32 port)

@@ -14,6 +14,7 @@
  */
 #include <linux/moduleparam.h>
 #include <uapi/linux/tonic.h>
+#include "program.h"
 #include "tonic_rdma.h"
 
 /*
@@ -23,6 +24,12 @@
 char *trd_flow_program = "rc";
 module_param_named(program, trd_flow_program, charp, 0644);
 MODULE_PARM_DESC(program, "Tonic program of new RC QPs' flows: rc (default), dcqcn, ibcc");
+
+/* cfg.param[] of new flows; each program defines them (Documentation/programs.rst). */
+static unsigned int trd_flow_params[TONIC_PROG_PARAMS];
+module_param_array_named(program_params, trd_flow_params, uint, NULL, 0644);
+MODULE_PARM_DESC(program_params,
+		 "Program parameters of new RC QPs' flows, comma-separated (0 = the program's default)");
 
 static void trd_flow_desc(void *priv, const struct tonic_desc *d)
 {
@@ -120,7 +127,7 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	unsigned long flags;
 	u64 rto_ns;
 	u32 flow;
-	int err;
+	int err, i;
 
 	if (!tdev)
 		return -ENODEV;
@@ -131,6 +138,8 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	cfg.wnd_segs = TRD_WINDOW;
 	cfg.init_cwnd = TRD_WINDOW;
 	cfg.ack_notify = 1;
+	for (i = 0; i < TONIC_PROG_PARAMS; i++)
+		cfg.param[i] = READ_ONCE(trd_flow_params[i]);
 	/* The QP's local ACK timeout, 4.096 us * 2^timeout, at least 10 ms. */
 	rto_ns = timeout ? max_t(u64, 4096ull << min_t(u8, timeout, 31),
 				 TRD_MIN_RTO_MS * NSEC_PER_MSEC) :
@@ -148,6 +157,7 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	spin_lock_irqsave(&qp->lock, flags);
 	qp->tdev = tdev;
 	qp->flow = flow;
+	qp->ect = cfg.prog->cnp;
 	qp->isn = isn;
 	qp->snd_una = qp->snd_max = isn;
 	qp->comp_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = isn;
@@ -243,37 +253,41 @@ out:
 }
 
 /*
- * An ACK (TONIC_PKT_ACK: every PSN before @psn arrived) or a NAK sequence
- * error (TONIC_PKT_NACK: @psn is the one expected) for the flow; softirq,
- * timer or process context, no QP lock.  Never past the last segment the
- * flow named: a READ's responses may arrive before the flow "sent" its
- * later PSNs (one request names them all), and the engine drops an ACK
- * beyond what it sent; the requester acks the rest as the flow names
- * them (trd_flow_reack).
+ * An ACK (TONIC_PKT_ACK: every PSN before @psn arrived), a NAK sequence
+ * error (TONIC_PKT_NACK: @psn is the one expected) or a CNP (TONIC_PKT_CNP,
+ * no PSN) for the flow; softirq, timer or process context, no QP lock.
+ * Never past the last segment the flow named: a READ's responses may
+ * arrive before the flow "sent" its later PSNs (one request names them
+ * all), and the engine drops an ACK beyond what it sent; the requester
+ * acks the rest as the flow names them (trd_flow_reack).  False when the
+ * QP has no flow or the device did not take the packet.
  */
-void trd_flow_in(struct trd_qp *qp, u32 type, u32 psn)
+bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn)
 {
 	struct tonic_pkt pkt = { .type = type };
 	struct tonic_dev *tdev;
 	unsigned long flags;
+	bool on, ok = false;
 	u32 flow;
-	bool on;
 
 	rcu_read_lock();
 	spin_lock_irqsave(&qp->lock, flags);
 	on = qp->flow_on;
 	tdev = qp->tdev;
 	flow = qp->flow;
-	if (trd_psn_cmp(psn, qp->desc_end) > 0)
-		psn = qp->desc_end;
-	if (trd_psn_cmp(psn, qp->flow_in_end) > 0)
-		qp->flow_in_end = psn;
-	pkt.cum_ack = trd_psn_to_seg(qp, psn);
-	pkt.nack = pkt.cum_ack;
+	if (type != TONIC_PKT_CNP) {
+		if (trd_psn_cmp(psn, qp->desc_end) > 0)
+			psn = qp->desc_end;
+		if (trd_psn_cmp(psn, qp->flow_in_end) > 0)
+			qp->flow_in_end = psn;
+		pkt.cum_ack = trd_psn_to_seg(qp, psn);
+		pkt.nack = pkt.cum_ack;
+	}
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (on)
-		tonic_dev_incoming(tdev, flow, &pkt);
+		ok = !tonic_dev_incoming(tdev, flow, &pkt);
 	rcu_read_unlock();
+	return ok;
 }
 
 /*

@@ -36,6 +36,13 @@ enum {
 	TRD_OP_ACK			= 0x11,
 };
 
+/*
+ * Congestion notification packet (RoCEv2, annex A17.9): BTH with the BECN
+ * bit, DestQP = the QP whose packets were marked, 16 reserved bytes.
+ */
+#define TRD_OP_CNP		0x81
+#define TRD_CNP_RSVD		16
+
 /* UD opcodes (transport 011): one packet per message, a DETH after the BTH. */
 enum {
 	TRD_OP_UD_SEND_ONLY		= 0x64,
@@ -59,6 +66,7 @@ struct trd_bth {
 /* Packets a send queue may have outstanding: a quarter of the PSN space. */
 #define TRD_PSN_INFLIGHT_MAX	(1u << 22)
 #define TRD_QPN_MASK		0x00ffffffu
+#define TRD_BTH_BECN		0x40000000u	/* in the qpn word: resv8a's B bit */
 
 /* RDMA extended transport header, 16 bytes (WRITE first/only, READ). */
 struct trd_reth {
@@ -165,6 +173,8 @@ static inline unsigned int trd_op_ext_len(u8 op)
 {
 	if (trd_op_is_ud(op))
 		return trd_ud_ext_len(op);
+	if (op == TRD_OP_CNP)
+		return TRD_CNP_RSVD;
 	if (op == TRD_OP_ACK || op == TRD_OP_READ_RESP_FIRST || op == TRD_OP_READ_RESP_LAST ||
 	    op == TRD_OP_READ_RESP_ONLY)
 		return sizeof(struct trd_aeth);

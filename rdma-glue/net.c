@@ -20,6 +20,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/udp.h>
 #include <asm/unaligned.h>
+#include <net/inet_ecn.h>
 #include <net/ip.h>
 #include <net/route.h>
 #include "tonic_rdma.h"
@@ -99,14 +100,22 @@ struct sk_buff *trd_pkt_alloc_to(struct trd_dev *dev, const struct trd_dest *to,
 	return skb;
 }
 
-/* A request or ACK packet of the RC QP @qp, to its peer (trd_pkt_alloc_to). */
+/*
+ * A packet of the RC QP @qp to its peer (trd_pkt_alloc_to).  Requests and
+ * READ responses go ECN-capable when the QP's flow reacts to CNPs and the
+ * traffic class left the ECN field to us; ACKs and CNPs never do.
+ */
 struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq, u32 paylen,
 			      void **ext, void **payload)
 {
-	const struct trd_dest to = {
+	struct trd_dest to = {
 		.saddr = qp->saddr, .daddr = qp->daddr, .tos = qp->tos, .ttl = qp->ttl,
 		.sport = qp->sport, .dqpn = qp->dest_qpn,
 	};
+
+	if (READ_ONCE(qp->ect) && opcode != TRD_OP_ACK && opcode != TRD_OP_CNP &&
+	    !(to.tos & INET_ECN_MASK))
+		to.tos |= INET_ECN_ECT_0;
 
 	return trd_pkt_alloc_to(qp->dev, &to, opcode, psn, ackreq, paylen, ext, payload);
 }
@@ -166,7 +175,7 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	}
 	if ((bth->flags & 0x0f) != 0)			/* TVer */
 		goto bad;
-	if (bth->opcode > TRD_OP_ACK && !trd_op_is_ud(bth->opcode))
+	if (bth->opcode > TRD_OP_ACK && bth->opcode != TRD_OP_CNP && !trd_op_is_ud(bth->opcode))
 		goto bad;				/* not (yet) spoken here */
 	ext = trd_op_ext_len(bth->opcode);
 	if (len < sizeof(*bth) + ext + ((bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT))
@@ -183,6 +192,12 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 		goto bad;
 
 	skb_trim(skb, TRD_L34_LEN + len);		/* drop the ICRC */
+	if (bth->opcode == TRD_OP_CNP) {
+		trd_cnp_rcv(qp);
+		return;
+	}
+	if (INET_ECN_is_ce(iph->tos))
+		trd_cnp_mark_rcvd(qp);
 	if (bth->opcode == TRD_OP_ACK)
 		trd_comp_rcv(qp, skb, bth);
 	else if (trd_op_is_read_resp(bth->opcode))

@@ -8,7 +8,8 @@
  * ACKs), comp.c (completer: ACK/NAK to the flow, its acknowledgements to
  * send completions), flow.c (the flow: attach, detach, its output),
  * net.c (IPv4/UDP out through the route, in through an rx_handler),
- * icrc.c.  ud.c: UD and GSI QPs (a datagram out at post_send, in to a
+ * cnp.c (congestion notification: CNPs out for ECN-marked packets, in to
+ * the flow), icrc.c.  ud.c: UD and GSI QPs (a datagram out at post_send, in to a
  * receive WQE) and address handles; no Tonic flow.
  *
  * Locking: everything of a QP's transport state is under qp->lock (BH
@@ -73,6 +74,10 @@ enum trd_counter {
 	TRD_CNT_FLOWS,			/* Tonic flows attached (one per RC QP at RTS) */
 	TRD_CNT_FLOW_DESCS,		/* descriptors the flows gave */
 	TRD_CNT_FLOW_DESC_DROPS,	/* ... dropped: the QP's queue was full */
+	TRD_CNT_NP_ECN_MARKED,		/* RC packets received with ECN CE */
+	TRD_CNT_NP_CNP_SENT,		/* CNPs sent for them */
+	TRD_CNT_RP_CNP_HANDLED,		/* CNPs given to a flow whose program reacts */
+	TRD_CNT_RP_CNP_IGNORED,		/* ... to one that does not, or to no flow */
 	TRD_CNT_MAX
 };
 
@@ -206,6 +211,8 @@ struct trd_qp {
 	u8 tos, ttl;
 	u16 sport;
 	u32 qkey;
+	bool ect;			/* requests go out ECN-capable (the flow reacts to CNPs) */
+	u64 cnp_last_ns;		/* when the last CNP for this QP left (cnp.c) */
 
 	struct trd_sq sq;
 	struct trd_rq rq;
@@ -369,7 +376,7 @@ void trd_flow_detach(struct trd_qp *qp);
 bool trd_flow_pop(struct trd_qp *qp, struct trd_txd *d);
 void trd_flow_take_notes(struct trd_qp *qp, u32 *acked, bool *failed);
 void trd_flow_push(struct trd_qp *qp);
-void trd_flow_in(struct trd_qp *qp, u32 type, u32 psn);
+bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn);
 void trd_flow_reack(struct trd_qp *qp);
 u32 trd_psn_to_seg(const struct trd_qp *qp, u32 psn);
 
@@ -399,6 +406,10 @@ int trd_net_attach(struct trd_dev *dev);
 void trd_net_detach(struct trd_dev *dev);
 int trd_net_init(void);
 void trd_net_exit(void);
+
+/* cnp.c */
+void trd_cnp_mark_rcvd(struct trd_qp *qp);
+void trd_cnp_rcv(struct trd_qp *qp);
 
 /* icrc.c */
 struct iphdr;

@@ -105,6 +105,11 @@ struct tonic_prog_ops {
 	 * scheme always does.
 	 */
 	bool cwnd_cap;
+	/*
+	 * Reacts to congestion notifications (TONIC_PKT_CNP): a glue marks
+	 * the flow's packets ECN-capable so that queues mark, not drop, them.
+	 */
+	bool cnp;
 	/* Defaults for the flow cfg fields that are zero at flow add. */
 	u32 def_cwnd, def_rate_kbps, def_credit, def_rto_cycles;
 

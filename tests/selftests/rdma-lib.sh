@@ -297,6 +297,7 @@ rdma_teardown() {
 	$RDMA link del $RDMA_DEV_B 2>/dev/null
 	$IP rule add pref 0 lookup local 2>/dev/null
 	$IP rule del pref 100 lookup local 2>/dev/null
+	$IP rule del pref 5 2>/dev/null		# a test's own (75)
 	$IP rule del pref 10 2>/dev/null
 	$IP rule del pref 11 2>/dev/null
 	$IP route flush table 100 2>/dev/null

@@ -33,7 +33,7 @@
 #define DCQCN_F			5		/* fast-recovery steps */
 #define DCQCN_R_AI		40000		/* kbps: 40 Mb/s */
 #define DCQCN_R_HAI		400000		/* kbps: 400 Mb/s */
-#define DCQCN_R_MIN		10000		/* kbps: rate limiter floor */
+#define DCQCN_R_MIN		1000		/* kbps: rate floor, ConnectX's rpg_min_rate default */
 
 struct dcqcn_state {
 	u32 rt;			/* target rate, kbps */
@@ -155,6 +155,7 @@ static void dcqcn_periodic(struct tonic_prog_ctx *ctx)
 const struct tonic_prog_ops tonic_prog_dcqcn = {
 	.name		= "dcqcn",
 	.credit		= TONIC_CREDIT_RATE,
+	.cnp		= true,
 	.user_size	= sizeof(struct dcqcn_state),
 	/* A CNP's cut must not be undone by an increase in the same cycle. */
 	.prio		= TONIC_PRIO_INCOMING,

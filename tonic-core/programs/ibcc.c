@@ -139,6 +139,7 @@ static void ibcc_periodic(struct tonic_prog_ctx *ctx)
 const struct tonic_prog_ops tonic_prog_ibcc = {
 	.name		= "ibcc",
 	.credit		= TONIC_CREDIT_RATE,
+	.cnp		= true,
 	.user_size	= sizeof(struct ibcc_state),
 	/* A BECN's decrease must not be undone by a timer step in the same cycle. */
 	.prio		= TONIC_PRIO_INCOMING,
