@@ -55,11 +55,14 @@
 	X(events, "Events taken from the device's event ring.")		\
 	X(descriptors, "Descriptor events handed to flows' clients.")	\
 	X(notes, "Notification events handed to flows' clients.")	\
-	X(cmd_ring_full, "Commands refused: the command ring was full (also in in_overflow).") \
+	X(cmd_ring_full,						\
+	  "Commands refused: the command ring was full (also in in_overflow).") \
 	X(bad_events, "Events with an unknown type or flow, dropped.")	\
 	X(stale_events, "Events of a flow's earlier incarnation, dropped.") \
-	X(failovers, "Flows the driver failed (a FAILED note to their client): the device was lost.")	\
-	X(resets, "Reset handshakes the device completed (at probe and after a fault).")
+	X(failovers,							\
+	  "Flows the driver failed (a FAILED note to their client): the device was lost.") \
+	X(resets,							\
+	  "Reset handshakes the device completed (at probe and after a fault).")
 
 #define TONIC_DEV_BACKEND_MAX	16
 
@@ -95,7 +98,7 @@
 	X(fallback_urg, FALLBACK_URG,					\
 	  "Sockets left to TCP for urgent data, zerocopy or Fast Open.") \
 	X(fallback_other, FALLBACK_OTHER,				\
-	  "Offloads refused for another reason: another ULP, an ECN congestion control, no device.") \
+	  "Offloads refused otherwise: another ULP, an ECN congestion control, an error.") \
 	X(fallback_repair, FALLBACK_REPAIR,				\
 	  "Sockets left to TCP because they are in (or enter) TCP_REPAIR mode.") \
 	X(fallback_quota, FALLBACK_QUOTA,				\
