@@ -40,7 +40,7 @@ CORE_HDRS := $(wildcard tonic-core/*.h tonic-core/programs/*.h)
 LIBCORE := $(B)/user/libtonic-core.a
 LIBCORE_ASAN := $(B)/asan/libtonic-core.a
 
-.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma clean clean-debug help
+.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma eval-rdma clean clean-debug help
 all: modules user
 
 help:
@@ -62,6 +62,8 @@ help:
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
 	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe vs tonic_rdma.ko"
+	@echo "  eval-rdma    the RDMA experiments in the guest (DCQCN: N QPs, one bottleneck);"
+	@echo "               plots and tables in Documentation/results/rdma-*"
 	@echo "  ynl-gen      regenerate the uapi header and kernel policies from the YNL spec"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"

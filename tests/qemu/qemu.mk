@@ -19,4 +19,11 @@ bench-e2e: modules user guest-progs
 bench-rdma: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite bench-rdma --timeout 1500 tests/selftests/bench-rdma.sh
 
+# The RDMA experiments (issue 14): series from the guest, plots and tables
+# in Documentation/results/ (rdma-*).
+.PHONY: eval-rdma
+eval-rdma: modules user guest-progs
+	@B=$(B) tests/qemu/run.sh --suite eval-rdma --timeout 1500 tests/selftests/eval-rdma.sh
+	@/usr/bin/python3 scripts/eval-rdma-plot.py $(B)/qemu/eval-rdma.ktap Documentation/results
+
 CHECK_SUITES += guest harness

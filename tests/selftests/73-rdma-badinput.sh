@@ -12,6 +12,9 @@
 #    that is not the QP's peer, a pad count past the payload, an ACK cut
 #    short (bad_packets); stray ACK/NAK; the QP is not disturbed (a good
 #    SEND is ACKed after);
+#  * a CNP to the (rc) QP: counted as ignored; one cut short: bad; a
+#    duplicate marked ECN CE: the same ACK, and from us (not from rxe) one
+#    CNP back;
 #  * PSN ahead of the expected one: exactly one NAK sequence error per gap
 #    (naming the expected PSN), also for 200 back to back; a duplicate:
 #    the ACK re-sent (duplicate_requests), no receive consumed; 300 bad
@@ -169,6 +172,23 @@ cases() {
 		[ $((a1 - a0)) = 2 ] || fail "tonic: acks_rcvd +$((a1 - a0)) for two stray ACKs, want +2"
 	fi
 	inj still-alive "$S,psn=101"; expect still-alive ACK/101
+	# Congestion notification.  A CNP for the QP (program rc: nothing
+	# reacts) and one cut short; then a duplicate marked ECN CE, which we
+	# answer with a CNP to the sender's QP (rxe does not: no notification
+	# point), besides the same ACK.
+	c0=$(rdma_counter $DEV rp_cnp_ignored) b0=$(rdma_counter $DEV bad_packets)
+	inj cnp "op=0x81,psn=0,len=16"; expect cnp none
+	inj cnp-cut "op=0x81,psn=0,len=4"; expect cnp-cut none
+	inj ce-dup "$S,psn=101,tos=3"
+	cnps=$(grep -c '^reply op 0x81 ' /tmp/inj.out)
+	if [ $SIDE = tonic ]; then
+		echo "    tonic: rp_cnp_ignored +$(($(rdma_counter $DEV rp_cnp_ignored) - c0)), bad_packets +$(($(rdma_counter $DEV bad_packets) - b0)), CNPs back $cnps"
+		[ $(($(rdma_counter $DEV rp_cnp_ignored) - c0)) = 1 ] || fail "tonic: a CNP to an rc QP not counted as ignored"
+		[ $(($(rdma_counter $DEV bad_packets) - b0)) = 1 ] || fail "tonic: a CNP cut short not counted as bad"
+		[ "$cnps" = 1 ] || fail "tonic: $cnps CNPs for a CE-marked packet, want 1"
+	else
+		[ "$cnps" = 0 ] || fail "rxe sent a CNP"
+	fi
 	# --- PSN window.
 	n0=$(rdma_counter $DEV nak_seq_sent) d0=$(rdma_counter $DEV duplicate_requests)
 	inj psn-ahead "$S,psn=107" "$S,psn=108" "$S,psn=110"; expect psn-ahead NAK-SEQ/102

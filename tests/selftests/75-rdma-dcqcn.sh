@@ -26,28 +26,7 @@
 # that the bottleneck carries RoCE only.
 # timeout: 600
 . /tests/rdma-lib.sh
-. /tests/netlink-lib.sh
 P=/sys/module/tonic_rdma/parameters
-RATE=40mbit
-
-# bottleneck: vethA's egress, tbf at RATE with a RED child queue marking ECT
-# packets CE (dropping the others) between 15 and 45 KB of average queue;
-# 400 KB hold both QPs' first windows (2 x 128 packets) before a CNP is back.
-bottleneck() {
-	rdma_netem_del
-	$TC qdisc add dev $RDMA_NETDEV_A root handle 1: tbf rate $RATE burst 16kb latency 500ms &&
-	$TC qdisc add dev $RDMA_NETDEV_A parent 1:1 handle 10: red limit 400000 min 15000 \
-		max 45000 avpkt 1000 burst 20 bandwidth $RATE probability 1.0 ecn
-}
-
-# red_stat sent|marked|dropped: the RED queue's counter (packets).
-red_stat() {
-	$TC -s qdisc show dev $RDMA_NETDEV_A | awk -v k="$1" '
-		/^qdisc red/ { r = 1; next } /^qdisc/ { r = 0 }
-		r && k == "sent" && /Sent/ { for (i = 1; i < NF; i++) if ($i == "pkt") { print $(i - 1); exit } }
-		r && k == "dropped" && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }
-		r && k == "marked" && /marked/ { for (i = 1; i < NF; i++) if ($i == "marked") { print $(i + 1); exit } }'
-}
 
 # wbw NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID [N [SIZE]]: ib_write_bw,
 # two QPs, N (200) writes of SIZE (64 KiB) per QP (200: about 5 s at
@@ -62,32 +41,15 @@ wbw() {
 	echo "$1: ${RDMA_SECS}s, ib_write_bw 2 QPs (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)"
 }
 
-uptime_ms() {
-	awk '{ printf "%d", $1 * 1000 }' /proc/uptime
-}
-
-# flows PROG: "segs_sent rate_kbps cnps" of each of PROG's flows, one per line.
-flows() {
-	OUT=$($TONIC -j flow show prog "$1" 2>/dev/null) || OUT='[]'
-	_n=$(jget '#' 2>/dev/null || echo 0)
-	_k=0
-	while [ "$_k" -lt "${_n:-0}" ]; do
-		echo "$(jget "[$_k].segs_sent") $(jget "[$_k].rate_kbps") $(jget "[$_k].cnps")"
-		_k=$((_k + 1))
-	done
-}
-
 $MODPROBE tonic || ksft_fail "modprobe tonic"
-$MODPROBE sch_tbf && $MODPROBE sch_red || ksft_fail "modprobe sch_tbf sch_red"
 rdma_pair || ksft_fail "rdma_pair"
-$IP rule add pref 5 ipproto 6 lookup local || ksft_fail "ip rule ipproto 6 (TCP)"
 
 # The reference first: Soft-RoCE through the same bottleneck.
 rdma_rxe_links || ksft_fail "rxe links"
-bottleneck || ksft_fail "bottleneck qdiscs"
+rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
 RDMA_QUIET=1 wbw wbw-rxe rxe1 $RDMA_GID_B rxe0 $RDMA_GID_A 20 ||
 	echo "rxe: ib_write_bw failed: $(perftest_error /tmp/wbw-rxe.client)"
-xm=$(red_stat marked) xd=$(red_stat dropped) xs=$(red_stat sent)
+xm=$(rdma_red_stat marked) xd=$(rdma_red_stat dropped) xs=$(rdma_red_stat sent)
 echo "rxe: RED sent $xs marked $xm dropped $xd"
 $RDMA link del rxe0 && $RDMA link del rxe1 || ksft_fail "rdma link del rxe"
 RDMA_DEV_A=tonic0 RDMA_DEV_B=tonic1	# what rdma_teardown deletes
@@ -101,13 +63,13 @@ rdma_wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
 
 # DCQCN.  Once both flows have sent, sample their segments, rates and CNPs
 # twice, a second apart, while they still run.
-bottleneck || ksft_fail "bottleneck qdiscs"
+rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
 ( wbw wbw-dcqcn tonic1 $G1 tonic0 $G0 > /tmp/wbw-dcqcn.res 2>&1; echo "rc $?" >> /tmp/wbw-dcqcn.res ) &
 i=0 s0= s1=
 while [ $i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! grep -q '^rc ' /tmp/wbw-dcqcn.res; do
-	if [ "$(flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
-		s0=$(flows dcqcn); t0=$(uptime_ms)
-		sleep 1; s1=$(flows dcqcn); t1=$(uptime_ms)
+	if [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
+		s0=$(rdma_flows dcqcn); t0=$(rdma_uptime_ms)
+		sleep 1; s1=$(rdma_flows dcqcn); t1=$(rdma_uptime_ms)
 		break
 	fi
 	i=$((i + 1))
@@ -139,7 +101,7 @@ awk -v j="$1" 'BEGIN { exit !(j >= 0.9) }' || ksft_fail "dcqcn: Jain's index $1 
 for r in $(printf '%s\n%s\n' "$s0" "$s1" | awk '{ print $2 }'); do
 	[ "$r" -lt 1000000 ] || ksft_fail "dcqcn: a running flow's rate is $r kbps: CNPs did not cut it"
 done
-mk=$(red_stat marked) dd=$(red_stat dropped) ds=$(red_stat sent)
+mk=$(rdma_red_stat marked) dd=$(rdma_red_stat dropped) ds=$(rdma_red_stat sent)
 ecn=$(rdma_counter tonic1 np_ecn_marked_roce_packets) sent=$(rdma_counter tonic1 np_cnp_sent)
 hand=$(rdma_counter tonic0 rp_cnp_handled) ign=$(rdma_counter tonic0 rp_cnp_ignored)
 tx=$(rdma_counter tonic0 tx_packets) rx=$(rdma_counter tonic1 rx_packets)
@@ -153,11 +115,11 @@ echo "dcqcn: RED sent $ds marked $mk dropped $dd; tonic1 np_ecn_marked $ecn np_c
 
 # The same bottleneck without congestion control: nothing ECN-capable.
 printf rc > $P/program
-bottleneck || ksft_fail "bottleneck qdiscs"
+rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
 e0=$(rdma_counter tonic1 np_ecn_marked_roce_packets) c0=$(rdma_counter tonic1 np_cnp_sent)
 r0=$(rdma_counter tonic0 retrans_packets)
 wbw wbw-rc tonic1 $G1 tonic0 $G0 5 4096 || ksft_fail "ib_write_bw tonic0 -> tonic1 with rc"
-mk=$(red_stat marked) dr=$(red_stat dropped) rs=$(red_stat sent)
+mk=$(rdma_red_stat marked) dr=$(rdma_red_stat dropped) rs=$(rdma_red_stat sent)
 rtx=$(($(rdma_counter tonic0 retrans_packets) - r0))
 echo "rc: RED sent $rs marked $mk dropped $dr; CE packets +$(($(rdma_counter tonic1 np_ecn_marked_roce_packets) - e0)) CNPs +$(($(rdma_counter tonic1 np_cnp_sent) - c0)); tonic0 retrans +$rtx"
 [ "$mk" = 0 ] || ksft_fail "rc: RED marked $mk packets of a program without CNP reaction"

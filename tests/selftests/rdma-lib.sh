@@ -156,6 +156,50 @@ rdma_netem_del() {
 	return 0
 }
 
+# rdma_bottleneck RATE: vethA's egress (tonic0/rxe0 -> the other end) a
+# RATE bottleneck, tbf, whose queue is RED marking ECN-capable packets CE
+# (dropping the others) between 15 and 45 KB of average queue; its 400 KB
+# hold two QPs' first windows (2 x 128 packets) before a CNP is back.
+# TCP between the two ends (perftest's side channel) goes through the
+# loopback (rule pref 5), so that the bottleneck carries RoCE only.
+rdma_bottleneck() {
+	$MODPROBE sch_tbf && $MODPROBE sch_red || return 1
+	[ -n "$($IP rule show pref 5)" ] || $IP rule add pref 5 ipproto 6 lookup local || return 1
+	rdma_netem_del
+	$TC qdisc add dev $RDMA_NETDEV_A root handle 1: tbf rate "$1" burst 16kb latency 500ms &&
+	$TC qdisc add dev $RDMA_NETDEV_A parent 1:1 handle 10: red limit 400000 min 15000 \
+		max 45000 avpkt 1000 burst 20 bandwidth "$1" probability 1.0 ecn
+}
+
+# rdma_red_stat sent|marked|dropped|backlog: a counter of the bottleneck's
+# RED queue (packets; backlog: bytes queued now).
+rdma_red_stat() {
+	$TC -s qdisc show dev $RDMA_NETDEV_A | awk -v k="$1" '
+		/^qdisc red/ { r = 1; next } /^qdisc/ { r = 0 }
+		r && k == "sent" && /Sent/ { for (i = 1; i < NF; i++) if ($i == "pkt") { print $(i - 1); exit } }
+		r && k == "dropped" && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }
+		r && k == "backlog" && /backlog/ { sub(/.*backlog /, ""); sub(/b .*/, ""); print; exit }
+		r && k == "marked" && /marked/ { for (i = 1; i < NF; i++) if ($i == "marked") { print $(i + 1); exit } }'
+}
+
+# rdma_flows PROG: "segs_sent rate_kbps cnps" of each of PROG's flows, one
+# line each, in flow order ("tonic flow show", parsed in one pass: cheap
+# enough to sample often).
+rdma_flows() {
+	/usr/bin/tonic flow show prog "$1" 2>/dev/null | awk '
+		function out() { if (f) print s, r, c; f = 0 }
+		/^dev / { out(); f = 1 }
+		{ for (i = 1; i < NF; i++) {
+			if ($i == "segs_sent") s = $(i + 1)
+			if ($i == "rate_kbps") r = $(i + 1)
+			if ($i == "cnps") c = $(i + 1) } }
+		END { out() }'
+}
+
+rdma_uptime_ms() {
+	awk '{ printf "%d", $1 * 1000 }' /proc/uptime
+}
+
 # rdma_hw_counters DEV: rxe's own counters that are not zero, one line.
 rdma_hw_counters() {
 	$RDMA statistic show link "$1/1" 2>/dev/null |

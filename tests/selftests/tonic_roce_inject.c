@@ -18,6 +18,7 @@
  *	badicrc (ICRC inverted)  hdrcut=N (N bytes less of the headers after
  *	the BTH, ICRC still right)  udplen=N  iplen=N (the length fields, as
  *	sent)  badipcsum  wire=N (cut the frame to N bytes of IP packet)
+ *	tos=N (the IPv4 TOS byte: 3 is ECN CE)
  *
  * Packets go out of IFNAME (AF_PACKET, to DST_MAC: nothing of the local IP
  * stack checks or fixes them) GAP_MS (20) apart; every RoCEv2 packet that
@@ -119,7 +120,7 @@ static int has_imm(int op)
 }
 
 struct pkt {
-	long op, psn, len, fill, qpn, tver, pad, hdrcut, udplen, iplen, wire, imm;
+	long op, psn, len, fill, qpn, tver, pad, hdrcut, udplen, iplen, wire, imm, tos;
 	unsigned long long va, aeth, src;
 	unsigned long rkey, rlen;
 	int ack, se, badicrc, badipcsum;
@@ -150,7 +151,7 @@ static int parse(char *spec, struct pkt *k, long qpn)
 		if (0) ;
 		NUM(op); NUM(psn); NUM(len); NUM(fill); NUM(qpn); NUM(tver); NUM(pad);
 		NUM(hdrcut); NUM(udplen); NUM(iplen); NUM(wire); NUM(imm); NUM(va);
-		NUM(rkey); NUM(rlen); NUM(aeth); NUM(src);
+		NUM(rkey); NUM(rlen); NUM(aeth); NUM(src); NUM(tos);
 		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum);
 		else {
 			fprintf(stderr, "tonic_roce_inject: unknown '%s'\n", tok);
@@ -179,7 +180,7 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 
 	memset(out, 0, tot);
 	out[0] = 0x45;
-	put32(out + 0, 0x45000000u | (uint32_t)tot);
+	put32(out + 0, 0x45000000u | (uint32_t)(k->tos & 0xff) << 16 | (uint32_t)tot);
 	out[4] = 0x12; out[5] = 0x34;
 	out[6] = 0x40;				/* DF */
 	out[8] = 64;

@@ -63,6 +63,10 @@ int main(void)
 	   tonic_prog_ibcc.credit == TONIC_CREDIT_RATE &&
 	   tonic_prog_irn.credit == TONIC_CREDIT_RATE, "dcqcn, ibcc, irn use the rate scheme");
 	ok(tonic_prog_irn.cwnd_cap, "irn: BDP-FC as the cwnd cap of a rate flow");
+	/* Only the programs that react to CNPs ask for ECN-capable packets. */
+	for (i = 0; list && i < n; i++)
+		is(list[i]->cnp, !strcmp(list[i]->name, "dcqcn") || !strcmp(list[i]->name, "ibcc"),
+		   "%s: cnp flag", list[i]->name);
 
 	/* Each program moves 200 segments over a clean path, one flow at a time. */
 	for (i = 0; list && i < n; i++) {

@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The series of tests/selftests/eval-rdma.sh (a guest's KTAP log) as
+Documentation/results/rdma-dcqcn.png and rdma-dcqcn.txt.
+
+usage: eval-rdma-plot.py KTAP OUTDIR
+
+For each run dcqcn-N: the RED queue's backlog over time, each flow's
+throughput over time (segments of 1 KiB between samples), and a table:
+duration, mean and max backlog, Jain's fairness index of the flows'
+throughput over each whole second, and when it first reached 0.95.
+"""
+import re
+import sys
+from collections import OrderedDict
+
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+SEG_KBIT = 1024 * 8 / 1000.0
+
+
+def jain(xs):
+    s, q = sum(xs), sum(x * x for x in xs)
+    return s * s / (len(xs) * q) if q else 0.0
+
+
+def load(path):
+    runs, summary = OrderedDict(), {}
+    for line in open(path, errors="replace"):
+        m = re.search(r"series (dcqcn-\d+) (\d+) (\d+) (.*)", line)
+        if m:
+            v = [int(x) for x in m.group(4).split()]
+            segs, rates = v[0::3], v[1::3]
+            runs.setdefault(m.group(1), []).append((int(m.group(2)), int(m.group(3)), segs, rates))
+            continue
+        m = re.search(r"summary (dcqcn-\d+) (red_sent.*)", line)
+        if m:
+            summary[m.group(1)] = m.group(2).strip()
+    return runs, summary
+
+
+def per_second(samples):
+    """Each flow's throughput (Mb/s) over each whole second."""
+    out, t0, s0 = [], samples[0][0], samples[0][2]
+    for t, _, segs, _ in samples[1:]:
+        if t - t0 >= 1000 and len(segs) == len(s0):
+            out.append((t, [(b - a) * SEG_KBIT / (t - t0) for a, b in zip(s0, segs)]))
+            t0, s0 = t, segs
+    return out
+
+
+def main():
+    runs, summary = load(sys.argv[1])
+    outdir = sys.argv[2]
+    if not runs:
+        sys.exit("eval-rdma-plot: no series in " + sys.argv[1])
+    fig, ax = plt.subplots(2, len(runs), figsize=(6 * len(runs), 7), squeeze=False)
+    rows = []
+    for col, (name, s) in enumerate(runs.items()):
+        n = max(len(x[2]) for x in s)
+        full = [x for x in s if len(x[2]) == n]
+        t = [x[0] / 1000.0 for x in s]
+        ax[0][col].plot(t, [x[1] / 1000.0 for x in s])
+        ax[0][col].set_title(name + ": RED backlog (KB)")
+        ax[0][col].axhline(15, ls=":", c="grey")
+        ax[0][col].axhline(45, ls=":", c="grey")
+        for k in range(n):
+            pts = [(b[0], (b[2][k] - a[2][k]) * SEG_KBIT / (b[0] - a[0]))
+                   for a, b in zip(full, full[1:]) if b[0] > a[0]]
+            ax[1][col].plot([p[0] / 1000.0 for p in pts], [p[1] for p in pts], label="QP %d" % (k + 1))
+        ax[1][col].set_title(name + ": throughput per QP (Mb/s)")
+        ax[1][col].set_xlabel("s")
+        ax[1][col].legend(fontsize="small")
+        secs = per_second(full) if len(full) > 1 else []
+        js = [jain(v) for _, v in secs]
+        first = next(((tt - full[0][0]) / 1000.0 for (tt, _), j in zip(secs, js) if j >= 0.95), None)
+        back = [x[1] for x in s]
+        rows.append((name, n, (s[-1][0] - s[0][0]) / 1000.0, sum(back) / len(back) / 1000.0,
+                     max(back) / 1000.0, min(js) if js else float("nan"),
+                     sum(js) / len(js) if js else float("nan"), first,
+                     summary.get(name, "")))
+    fig.tight_layout()
+    fig.savefig(outdir + "/rdma-dcqcn.png", dpi=80)
+    with open(outdir + "/rdma-dcqcn.txt", "w") as f:
+        f.write("run       QPs  seconds  backlog mean/max KB  Jain per second min/mean  "
+                "first >= 0.95 (s)\n")
+        for r in rows:
+            f.write("%-9s %3d  %7.1f  %8.1f / %-8.1f  %9.3f / %-9.3f  %s\n" % (
+                r[0], r[1], r[2], r[3], r[4], r[5], r[6],
+                "%.1f" % r[7] if r[7] is not None else "never"))
+        for r in rows:
+            f.write("%s: %s\n" % (r[0], r[8]))
+    sys.stdout.write(open(outdir + "/rdma-dcqcn.txt").read())
+
+
+if __name__ == "__main__":
+    main()

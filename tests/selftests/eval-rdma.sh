@@ -1,0 +1,51 @@
+#!/bin/sh
+# `make eval-rdma`: the RDMA experiments in the guest, as raw series that
+# scripts/eval-rdma-plot.py turns into Documentation/results/rdma-*.
+#
+# DCQCN (issue 14): N QPs (ib_write_bw -q N, 64 KiB writes, 300 / N per
+# QP: the same bytes for every N) tonic0 -> tonic1 through the 40 Mb/s
+# RED/ECN bottleneck of rdma_bottleneck, program dcqcn with the timers of
+# test 75 (program_params 5000,1000,5000,0).  Every ~100 ms while the
+# transfer runs, one line
+#     # series dcqcn-N T_MS BACKLOG_BYTES SEGS_1 RATE_1 ... SEGS_N RATE_N
+# and at the end the RED queue's and the devices' counters.  Figures of
+# an emulated guest: compare runs of one boot, not absolute numbers.
+# timeout: 1500
+. /tests/rdma-lib.sh
+ITERS=300
+
+$MODPROBE tonic || exit 1
+rdma_pair || exit 1
+$MODPROBE tonic_rdma program=dcqcn program_params=5000,1000,5000,0 || exit 1
+$RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || exit 1
+$RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || exit 1
+RDMA_DEV_A=tonic0 RDMA_DEV_B=tonic1
+rdma_wait_link tonic0 $RDMA_A G0 || exit 1
+rdma_wait_link tonic1 $RDMA_B G1 || exit 1
+RDMA_QUIET=1
+
+for n in 2 4; do
+	rdma_bottleneck 40mbit || exit 1
+	o="-F -q $n -s 65536 -n $((ITERS / n)) -u 17 --report_gbits"
+	( rdma_run dcqcn-$n 600 18515 "/usr/bin/ib_write_bw -d tonic1 -x $G1 $o" \
+		"/usr/bin/ib_write_bw -d tonic0 -x $G0 $o $RDMA_B" > /tmp/dcqcn-$n.res 2>&1
+	  echo "rc $?" >> /tmp/dcqcn-$n.res ) &
+	t0=
+	while ! grep -q '^rc ' /tmp/dcqcn-$n.res; do
+		f=$(rdma_flows dcqcn | tr '\n' ' ')
+		if [ -n "$f" ]; then
+			[ -n "$t0" ] || t0=$(rdma_uptime_ms)
+			echo "# series dcqcn-$n $(($(rdma_uptime_ms) - t0)) $(rdma_red_stat backlog) $f"
+		fi
+		sleep 0.1
+	done
+	wait
+	cat /tmp/dcqcn-$n.res
+	echo "# summary dcqcn-$n red_sent $(rdma_red_stat sent) marked $(rdma_red_stat marked) dropped $(rdma_red_stat dropped)"
+	echo "# summary dcqcn-$n tonic0 $(rdma_hw_counters tonic0)"
+	echo "# summary dcqcn-$n tonic1 $(rdma_hw_counters tonic1)"
+done
+rdma_netem_del
+$RDMA link del tonic0
+$RDMA link del tonic1
+exit 0
