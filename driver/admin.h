@@ -19,6 +19,7 @@
 #define _TONIC_ADMIN_H
 
 #include <linux/types.h>
+#include "counters.h"
 
 struct net;
 struct sock;
@@ -47,11 +48,15 @@ bool tonic_defaults_auto_offload(const struct net *net);
  */
 int tonic_defaults_set(const struct net *net, const struct tonic_defaults *d);
 
-/* The TCP integration's counters (TONIC_A_SSTATS_*). */
+/*
+ * The TCP integration's counters and gauges (counters.h), as the sock-stats
+ * nest carries them.
+ */
 struct tonic_sock_stats {
-	u64 offloaded, installs, attaches, detaches;
-	u64 fallback_full, fallback_md5, fallback_urg, fallback_other;
-	u64 failed, drain_timeouts, acks_in, acks_dropped;
+#define TONIC_SOCK_STAT_FIELD(name, NAME, doc)	u64 name;
+	TONIC_SOCK_GAUGES(TONIC_SOCK_STAT_FIELD)
+	TONIC_SOCK_COUNTERS(TONIC_SOCK_STAT_FIELD)
+#undef TONIC_SOCK_STAT_FIELD
 };
 
 struct tonic_sock_ops {

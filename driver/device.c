@@ -31,7 +31,7 @@ static struct tonic_dev *tonic_default_dev;
 
 int tonic_dev_register(struct tonic_dev *dev)
 {
-	if (!dev->ops || !dev->max_flows)
+	if (!dev->ops || !dev->max_flows || dev->ops->nctrs > TONIC_DEV_BACKEND_MAX)
 		return -EINVAL;
 	spin_lock_init(&dev->id_lock);
 	dev->ids = bitmap_zalloc(dev->max_flows, GFP_KERNEL);
@@ -43,8 +43,9 @@ int tonic_dev_register(struct tonic_dev *dev)
 		kvfree(dev->flows);
 		return -ENOMEM;
 	}
-	atomic64_set(&dev->flows_added, 0);
-	atomic64_set(&dev->flows_full, 0);
+#define TONIC_DEV_COUNTER_ZERO(name, NAME, doc)	atomic64_set(&dev->name, 0);
+	TONIC_DEV_COUNTERS(TONIC_DEV_COUNTER_ZERO)
+#undef TONIC_DEV_COUNTER_ZERO
 	mutex_lock(&tonic_devs_lock);
 	list_add_tail(&dev->list, &tonic_devs);
 	if (!tonic_default_dev)
@@ -108,6 +109,26 @@ int tonic_dev_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stat
 	return dev->ops->flow_stats(dev, flow, st);
 }
 EXPORT_SYMBOL_GPL(tonic_dev_flow_stats);
+
+void tonic_dev_counters(struct tonic_dev *dev, struct tonic_dev_counters *c)
+{
+	struct tonic_core_stats cs = {};
+
+	if (dev->ops->dev_stats)
+		dev->ops->dev_stats(dev, &cs);
+#define TONIC_DEV_COUNTER_READ(name, NAME, doc)	c->name = atomic64_read(&dev->name);
+	TONIC_DEV_COUNTERS(TONIC_DEV_COUNTER_READ)
+#undef TONIC_DEV_COUNTER_READ
+#define TONIC_CORE_COUNTER_COPY(name, NAME, doc)	c->name = cs.name;
+	TONIC_CORE_COUNTERS(TONIC_CORE_COUNTER_COPY)
+#undef TONIC_CORE_COUNTER_COPY
+	c->nbackend = 0;
+	c->backend_names = dev->ops->ctr_names;
+	if (dev->ops->ctr_read) {
+		dev->ops->ctr_read(dev, c->backend);
+		c->nbackend = dev->ops->nctrs;
+	}
+}
 
 /* The client's (or device.c's own) description of an attached flow. */
 static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic_flow_info *fi)

@@ -16,6 +16,7 @@
 #include <linux/list.h>
 #include <linux/in6.h>
 #include "tonic.h"
+#include "counters.h"
 
 struct tonic_dev;
 struct net;
@@ -29,6 +30,13 @@ struct tonic_dev_ops {
 	int (*incoming)(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);
 	int (*flow_stats)(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
 	void (*dev_stats)(struct tonic_dev *dev, struct tonic_core_stats *st);
+	/*
+	 * Optional: the backend's own counters (counters.h), @nctrs of them
+	 * (at most TONIC_DEV_BACKEND_MAX), @ctr_names[i] read into @vals[i].
+	 */
+	void (*ctr_read)(struct tonic_dev *dev, u64 *vals);
+	const char *const *ctr_names;
+	u32 nctrs;
 	void (*destroy)(struct tonic_dev *dev);
 	/*
 	 * Optional: name of the device's program @idx, NULL past the last one
@@ -107,7 +115,9 @@ struct tonic_dev {
 	void **priv;			/* per flow: client pointer, NULL if none */
 	const struct tonic_flow_client *client;
 	struct list_head list;
-	atomic64_t flows_added, flows_full;
+#define TONIC_DEV_COUNTER_FIELD(name, NAME, doc)	atomic64_t name;
+	TONIC_DEV_COUNTERS(TONIC_DEV_COUNTER_FIELD)	/* counters.h */
+#undef TONIC_DEV_COUNTER_FIELD
 	/* Admin interface (netlink): optional, 0/NULL when unknown. */
 	const char *backend;		/* "soft", "pci" */
 	u32 wnd_bits, ring_depth;
@@ -187,6 +197,21 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 int tonic_dev_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len);
 int tonic_dev_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);
 int tonic_dev_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
+
+/*
+ * A device's counters: its own and its engine's (TONIC_DEVICE_COUNTERS),
+ * and its backend's, @nbackend of them named by @backend_names.
+ */
+struct tonic_dev_counters {
+#define TONIC_DEV_COUNTERS_FIELD(name, NAME, doc)	u64 name;
+	TONIC_DEVICE_COUNTERS(TONIC_DEV_COUNTERS_FIELD)
+#undef TONIC_DEV_COUNTERS_FIELD
+	u32 nbackend;
+	const char *const *backend_names;
+	u64 backend[TONIC_DEV_BACKEND_MAX];
+};
+/* Snapshot them (the engine's through ops->dev_stats).  Does not sleep. */
+void tonic_dev_counters(struct tonic_dev *dev, struct tonic_dev_counters *c);
 const struct tonic_prog_ops *tonic_dev_prog_find(const char *name);
 /*
  * Backend side: the device declared @flow failed (TONIC_NOTE_FAILED, @reason

@@ -30,7 +30,9 @@ struct tonic_netq {
 	atomic_t flows;			/* flows charged now */
 	u32 max;			/* TONIC_NETQ_AUTO: the default share */
 	bool init;			/* init_net's */
-	atomic64_t added, refused_quota, refused_full;
+#define TONIC_NETQ_FIELD(name, NAME, doc)	atomic64_t name;
+	TONIC_NETNS_COUNTERS(TONIC_NETQ_FIELD)
+#undef TONIC_NETQ_FIELD
 	struct rcu_head rcu;
 };
 
@@ -107,7 +109,7 @@ void tonic_netq_count_full(struct tonic_netq *q)
 void tonic_netq_count_added(struct tonic_netq *q)
 {
 	if (q)
-		atomic64_inc(&q->added);
+		atomic64_inc(&q->flows_added);
 }
 
 void tonic_netq_stats(const struct net *net, struct tonic_netq_stats *st)
@@ -119,9 +121,9 @@ void tonic_netq_stats(const struct net *net, struct tonic_netq_stats *st)
 		return;
 	st->max_flows = tonic_netq_max(q);
 	st->flows = max(atomic_read(&q->flows), 0);
-	st->added = atomic64_read(&q->added);
-	st->refused_quota = atomic64_read(&q->refused_quota);
-	st->refused_full = atomic64_read(&q->refused_full);
+#define TONIC_NETQ_READ(name, NAME, doc)	st->name = atomic64_read(&q->name);
+	TONIC_NETNS_COUNTERS(TONIC_NETQ_READ)
+#undef TONIC_NETQ_READ
 	tonic_netq_put(q);
 }
 

@@ -15,18 +15,19 @@
 #define _TONIC_QUOTA_H
 
 #include <linux/types.h>
+#include "counters.h"
 
 struct net;
 struct tonic_net;
 struct tonic_netq;
 
-/* One namespace's figures (TONIC_A_NSTATS_*). */
+/* One namespace's figures (TONIC_A_NSTATS_*): its counters (counters.h). */
 struct tonic_netq_stats {
 	u32 max_flows;		/* the quota in force now */
 	u32 flows;		/* flows charged to the namespace now */
-	u64 added;		/* flows attached */
-	u64 refused_quota;	/* attaches refused: over the quota (-EDQUOT) */
-	u64 refused_full;	/* attaches refused: the device's table was full (-ENOSPC) */
+#define TONIC_NETQ_STAT_FIELD(name, NAME, doc)	u64 name;
+	TONIC_NETNS_COUNTERS(TONIC_NETQ_STAT_FIELD)
+#undef TONIC_NETQ_STAT_FIELD
 };
 
 /* A reference on @net's quota (NULL: none, the namespace is going away). */

@@ -13,40 +13,44 @@
 #include "../driver/device.h"
 #include "../driver/admin.h"
 #include "../driver/quota.h"
+#include "../driver/counters.h"
 
 #define PUT64(skb, a, v, pad)	nla_put_u64_64bit(skb, a, v, pad)
 
+/* One attribute per counter of the tables (counters.h), named after it. */
+#define TONIC_NL_PUT_DSTAT(name, NAME, doc)				\
+	PUT64(skb, TONIC_A_DSTATS_##NAME, c.name, TONIC_A_DSTATS_PAD) ||
+#define TONIC_NL_PUT_SSTAT(name, NAME, doc)				\
+	PUT64(skb, TONIC_A_SSTATS_##NAME, s->name, TONIC_A_SSTATS_PAD) ||
+#define TONIC_NL_PUT_NSTAT(name, NAME, doc)				\
+	PUT64(skb, TONIC_A_NSTATS_##NAME, q.name, TONIC_A_NSTATS_PAD) ||
+
 static int tonic_nl_fill_dstats(struct sk_buff *skb, struct tonic_dev *dev)
 {
-	struct tonic_core_stats cs = {};
+	struct tonic_dev_counters c;
 	struct nlattr *nest;
+	u32 i;
 
-	if (dev->ops->dev_stats)
-		dev->ops->dev_stats(dev, &cs);
+	tonic_dev_counters(dev, &c);
 	nest = nla_nest_start(skb, TONIC_A_STATS_DEV);
 	if (!nest)
 		return -EMSGSIZE;
 	if (nla_put_string(skb, TONIC_A_DSTATS_DEV, dev->name) ||
-	    PUT64(skb, TONIC_A_DSTATS_FLOWS_ADDED, atomic64_read(&dev->flows_added),
-		  TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_FLOWS_FULL, atomic64_read(&dev->flows_full),
-		  TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_CYCLES, cs.cycles, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_BUSY_CYCLES, cs.busy_cycles, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_BAD_FLOW, cs.bad_flow, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_BAD_ACK, cs.bad_ack, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_BAD_SACK, cs.bad_sack, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_BAD_PUSH, cs.bad_push, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_IN_OVERFLOW, cs.in_overflow, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_STALE_ACK, cs.stale_ack, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_CONFLICTS, cs.conflicts, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_NOTES_DROPPED, cs.notes_dropped, TONIC_A_DSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_DSTATS_STALE_DESC, cs.stale_desc, TONIC_A_DSTATS_PAD)) {
-		nla_nest_cancel(skb, nest);
-		return -EMSGSIZE;
+	    TONIC_DEVICE_COUNTERS(TONIC_NL_PUT_DSTAT) false)
+		goto nospace;
+	for (i = 0; i < c.nbackend; i++) {
+		struct nlattr *b = nla_nest_start(skb, TONIC_A_DSTATS_BACKEND);
+
+		if (!b || nla_put_string(skb, TONIC_A_BCTR_NAME, c.backend_names[i]) ||
+		    PUT64(skb, TONIC_A_BCTR_VALUE, c.backend[i], TONIC_A_BCTR_PAD))
+			goto nospace;
+		nla_nest_end(skb, b);
 	}
 	nla_nest_end(skb, nest);
 	return 0;
+nospace:
+	nla_nest_cancel(skb, nest);
+	return -EMSGSIZE;
 }
 
 static int tonic_nl_fill_sstats(struct sk_buff *skb, const struct tonic_sock_stats *s)
@@ -55,18 +59,8 @@ static int tonic_nl_fill_sstats(struct sk_buff *skb, const struct tonic_sock_sta
 
 	if (!nest)
 		return -EMSGSIZE;
-	if (PUT64(skb, TONIC_A_SSTATS_OFFLOADED, s->offloaded, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_INSTALLS, s->installs, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_ATTACHES, s->attaches, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_DETACHES, s->detaches, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_FULL, s->fallback_full, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_MD5, s->fallback_md5, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_URG, s->fallback_urg, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_FALLBACK_OTHER, s->fallback_other, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_FAILED, s->failed, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_DRAIN_TIMEOUTS, s->drain_timeouts, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_ACKS_IN, s->acks_in, TONIC_A_SSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_SSTATS_ACKS_DROPPED, s->acks_dropped, TONIC_A_SSTATS_PAD)) {
+	if (TONIC_SOCK_GAUGES(TONIC_NL_PUT_SSTAT)
+	    TONIC_SOCK_COUNTERS(TONIC_NL_PUT_SSTAT) false) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}
@@ -86,9 +80,7 @@ static int tonic_nl_fill_nstats(struct sk_buff *skb, const struct net *net)
 	if (nla_put_u32(skb, TONIC_A_NSTATS_NETNS_INUM, net->ns.inum) ||
 	    nla_put_u32(skb, TONIC_A_NSTATS_MAX_FLOWS, q.max_flows) ||
 	    nla_put_u32(skb, TONIC_A_NSTATS_FLOWS, q.flows) ||
-	    PUT64(skb, TONIC_A_NSTATS_FLOWS_ADDED, q.added, TONIC_A_NSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_NSTATS_REFUSED_QUOTA, q.refused_quota, TONIC_A_NSTATS_PAD) ||
-	    PUT64(skb, TONIC_A_NSTATS_REFUSED_FULL, q.refused_full, TONIC_A_NSTATS_PAD)) {
+	    TONIC_NETNS_COUNTERS(TONIC_NL_PUT_NSTAT) false) {
 		nla_nest_cancel(skb, nest);
 		return -EMSGSIZE;
 	}

@@ -166,17 +166,9 @@ static void tonic_sock_ops_stats(const struct net *net, struct tonic_sock_stats 
 	struct tonic_dev *dev = tonic_dev_default();
 
 	st->offloaded = dev ? tonic_dev_flows_in_use(dev) : 0;
-	st->installs = atomic64_read(&tonic_gstats.installs);
-	st->attaches = atomic64_read(&tonic_gstats.attaches);
-	st->detaches = atomic64_read(&tonic_gstats.detaches);
-	st->fallback_full = atomic64_read(&tonic_gstats.fallback_full);
-	st->fallback_md5 = atomic64_read(&tonic_gstats.fallback_md5);
-	st->fallback_urg = atomic64_read(&tonic_gstats.fallback_urg);
-	st->fallback_other = atomic64_read(&tonic_gstats.fallback_other);
-	st->failed = atomic64_read(&tonic_gstats.failed);
-	st->drain_timeouts = atomic64_read(&tonic_gstats.aborted);
-	st->acks_in = atomic64_read(&tonic_gstats.acks_in);
-	st->acks_dropped = atomic64_read(&tonic_gstats.acks_dropped);
+#define TONIC_SOCK_STAT_READ(name, NAME, doc)	st->name = atomic64_read(&tonic_gstats.name);
+	TONIC_SOCK_COUNTERS(TONIC_SOCK_STAT_READ)
+#undef TONIC_SOCK_STAT_READ
 }
 
 const struct tonic_flow_client tonic_client = {

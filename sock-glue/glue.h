@@ -46,6 +46,7 @@
 #include "tonic.h"
 #include "program.h"
 #include "../driver/device.h"
+#include "../driver/counters.h"
 
 #define TONIC_RING		512	/* descriptors queued between device and tx */
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
@@ -129,20 +130,12 @@ struct tonic_sk {
 };
 
 /*
- * The TCP integration's counters, listed once: struct tonic_glue_stats and
- * /sys/kernel/debug/tonic/stats (stats.c) are made from this list, in
- * this order.  (Netlink's tonic-sock-stats carries a subset, glue.c.)
+ * The TCP integration's counters, one per entry of TONIC_SOCK_COUNTERS
+ * (driver/counters.h, where they are named and documented).
  */
-#define TONIC_GLUE_STATS(X)						\
-	X(installs) X(attaches) X(detaches) X(fallback_full) X(fallback_md5)	\
-	X(fallback_urg) X(fallback_other) X(fallback_repair) X(fallback_quota)	\
-	X(acks_in) X(acks_dropped) X(acks_bad_csum) X(segs_tx) X(segs_rtx)	\
-	X(tx_errors) X(handbacks) X(handback_bytes) X(failed) X(failovers)	\
-	X(aborted) X(auto_adopted) X(rebases) X(push_refused)
-
 struct tonic_glue_stats {
-#define TONIC_GLUE_STAT_FIELD(name)	atomic64_t name;
-	TONIC_GLUE_STATS(TONIC_GLUE_STAT_FIELD)
+#define TONIC_GLUE_STAT_FIELD(name, NAME, doc)	atomic64_t name;
+	TONIC_SOCK_COUNTERS(TONIC_GLUE_STAT_FIELD)
 #undef TONIC_GLUE_STAT_FIELD
 };
 extern struct tonic_glue_stats tonic_gstats;

@@ -380,10 +380,13 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev)
 	if (err) {
 		/* No device takes it: TCP does, with every byte. */
 		ctx->state = TONIC_SK_FALLBACK;
+		trace_tonic_sock_handback(sk, ctx->flow, ctx->state,
+					  ctx->tail - tonic_seq_to_off(ctx, tcp_sk(sk)->snd_una));
 		tonic_return_bytes(sk, ctx);
 		return err;
 	}
 	tonic_publish(ctx, dev, flow);
+	trace_tonic_sock_attach(sk, dev, flow, fcfg.seg_size, ctx->prog ? ctx->prog->name : "");
 	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
 	ctx->attaches++;
 	if (!same_dev)
@@ -461,11 +464,15 @@ static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 
 	if (!failed && test_and_clear_bit(TONIC_REBASE, &ctx->bits)) {
 		TONIC_INC(rebases);
+		if (ctx->attached)
+			trace_tonic_sock_fail(sk, ctx->dev, ctx->flow, true);
 		if (tonic_failover(sk, ctx, true))
 			failed = true;	/* not even its own device takes it back */
 	}
 	if (failed) {
 		TONIC_INC(failed);
+		if (ctx->attached)
+			trace_tonic_sock_fail(sk, ctx->dev, ctx->flow, false);
 		if (!ctx->attached || tonic_failover(sk, ctx, false)) {
 			tonic_handback(sk, ctx, TONIC_SK_FALLBACK);
 			tonic_wake(sk);

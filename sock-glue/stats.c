@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Statistics in debugfs until the netlink family exists:
+ * Statistics in debugfs, beside the netlink family's stats-get:
  * /sys/kernel/debug/tonic/stats (counters of the glue and the device) and
  * /sys/kernel/debug/tonic/flows (one line per offloaded flow).  Device
  * numbers are pulled through tonic_dev_ops, as the PCIe backend will need.
@@ -11,27 +11,36 @@
 
 static struct dentry *tonic_dbg;
 
-/* One line per counter of TONIC_GLUE_STATS (glue.h). */
-#define P(name) seq_printf(m, "%-16s %lld\n", #name, atomic64_read(&tonic_gstats.name));
+/*
+ * One "name value" line per counter of the tables (driver/counters.h): the
+ * TCP integration's, then the default device's and its backend's
+ * (tests/selftests/66-counters.sh checks them against netlink).
+ */
+#define TONIC_DBG_SOCK(name, NAME, doc)					\
+	seq_printf(m, "%-16s %lld\n", #name, atomic64_read(&tonic_gstats.name));
+#define TONIC_DBG_DEV(name, NAME, doc)					\
+	seq_printf(m, "%-16s %llu\n", #name, c.name);
 
 static int tonic_stats_show(struct seq_file *m, void *v)
 {
 	struct tonic_dev *dev = tonic_dev_default();
-	struct tonic_core_stats cs;
+	struct tonic_dev_counters c;
+	char name[32];
+	u32 i;
 
-	TONIC_GLUE_STATS(P)
+	TONIC_SOCK_COUNTERS(TONIC_DBG_SOCK)
 	if (!dev)
 		return 0;
-	dev->ops->dev_stats(dev, &cs);
+	tonic_dev_counters(dev, &c);
 	seq_printf(m, "dev              %s\nmax_flows        %u\nflows_in_use     %u\n",
 		   dev->name, dev->max_flows, tonic_dev_flows_in_use(dev));
-	seq_printf(m, "flows_added      %lld\nflows_full       %lld\n",
-		   atomic64_read(&dev->flows_added), atomic64_read(&dev->flows_full));
-	seq_printf(m, "cycles           %llu\nbusy_cycles      %llu\n", cs.cycles, cs.busy_cycles);
-	seq_printf(m, "bad_ack          %llu\nbad_sack         %llu\nstale_ack        %llu\n",
-		   cs.bad_ack, cs.bad_sack, cs.stale_ack);
-	seq_printf(m, "in_overflow      %llu\nnotes_dropped    %llu\nconflicts        %llu\n",
-		   cs.in_overflow, cs.notes_dropped, cs.conflicts);
+	TONIC_DEVICE_COUNTERS(TONIC_DBG_DEV)
+	/* "soft.runs": a backend's names may be the TCP integration's too. */
+	for (i = 0; i < c.nbackend; i++) {
+		snprintf(name, sizeof(name), "%s.%s", dev->backend ?: "backend",
+			 c.backend_names[i]);
+		seq_printf(m, "%-16s %llu\n", name, c.backend[i]);
+	}
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tonic_stats);

@@ -16,6 +16,7 @@
 #include <net/tcp.h>
 #include <net/inet_ecn.h>
 #include "glue.h"
+#include <trace/events/tonic.h>
 
 void tonic_client_desc(void *priv, const struct tonic_desc *d)
 {
@@ -158,6 +159,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	 */
 	err = icsk->icsk_af_ops->queue_xmit(sk, skb, &inet->cork.fl);
 	err = net_xmit_eval(err);
+	trace_tonic_sock_xmit(sk, ctx->flow, seq, len, 1 + more, d->flags & TONIC_DESC_RTX, err);
 	if (err)
 		goto fail;
 	ctx->segs_sent += 1 + more;

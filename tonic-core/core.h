@@ -103,7 +103,7 @@ static inline void *tonic_flow_user(struct tonic_core *tc, u32 id)
 void tonic_note(struct tonic_core *tc, u32 flow, u32 type, u32 value);
 void tonic_flow_fail(struct tonic_core *tc, u32 id, u32 why);
 
-/* gen.c: segment generation and segment transmitted (DD engine). */
+/* delivery.c: segment generation and segment transmitted (DD engine). */
 bool tonic_dd_can_generate(struct tonic_core *tc, u32 id);
 void tonic_dd_update(struct tonic_core *tc, u32 id);
 void tonic_dd_generate(struct tonic_core *tc);
@@ -111,7 +111,7 @@ void tonic_dd_transmitted(struct tonic_core *tc, u32 id);
 void tonic_dd_timer_update(struct tonic_core *tc, u32 id);
 void tonic_dd_timer_rekey(struct tonic_core *tc, u32 id);
 
-/* cr.c: credit engine. */
+/* credit.c: credit engine. */
 void tonic_cr_enqueue(struct tonic_core *tc, u32 id, u32 seg, bool rtx);
 void tonic_cr_update(struct tonic_core *tc, u32 id);
 void tonic_cr_transmit(struct tonic_core *tc);

@@ -16,6 +16,7 @@
 #define _TONIC_H
 
 #include "compat.h"
+#include "counters.h"
 
 #define TONIC_MAX_FLOWS		2048	/* compile-time bound; runtime count in cfg */
 #define TONIC_WND_MAX		256	/* segment window bitmap, bits */
@@ -154,13 +155,11 @@ struct tonic_flow_stats {
 #define TONIC_FLOW_FAILED	0x1	/* stopped after TONIC_NOTE_FAILED */
 #define TONIC_FLOW_SUB_BURST	0x2	/* pushes refused until the sub-segment is acked */
 
+/* The engine's counters: one u64 per entry of TONIC_CORE_COUNTERS. */
 struct tonic_core_stats {
-	u64 cycles, busy_cycles;
-	u64 bad_flow, bad_ack, bad_sack, bad_push, in_overflow;
-	u64 stale_ack;		/* cum acks behind the window, ignored */
-	u64 conflicts;		/* timeouts dropped for a same-cycle ACK */
-	u64 notes_dropped;	/* notifications lost: out->max_note == 0 */
-	u64 stale_desc;		/* ring addresses acked before transmission */
+#define TONIC_CORE_COUNTER_FIELD(name, NAME, doc)	u64 name;
+	TONIC_CORE_COUNTERS(TONIC_CORE_COUNTER_FIELD)
+#undef TONIC_CORE_COUNTER_FIELD
 };
 
 struct tonic_core *tonic_core_create(const struct tonic_core_cfg *cfg);

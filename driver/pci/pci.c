@@ -96,9 +96,12 @@ struct tonic_pci {
 	struct workqueue_struct *wq;
 	bool dying;
 
-	/* Counters (driver side). */
-	atomic64_t mmio_rd, mmio_wr, doorbells, cmds, events, descs, notes;
-	atomic64_t cmd_full, bad_events, stale_events, failovers, resets;
+	/* The driver's counters (TONIC_PCI_COUNTERS, counters.h). */
+	struct {
+#define TP_CTR_FIELD(name, doc)	atomic64_t name;
+		TONIC_PCI_COUNTERS(TP_CTR_FIELD)
+#undef TP_CTR_FIELD
+	} ctr;
 };
 
 /*
@@ -127,13 +130,13 @@ static inline struct tonic_pci *to_tp(struct tonic_dev *dev)
 
 static u32 tp_rd(struct tonic_pci *p, u32 off)
 {
-	atomic64_inc(&p->mmio_rd);
+	atomic64_inc(&p->ctr.mmio_reads);
 	return readl(p->win + off);
 }
 
 static void tp_wr(struct tonic_pci *p, u32 off, u32 v)
 {
-	atomic64_inc(&p->mmio_wr);
+	atomic64_inc(&p->ctr.mmio_writes);
 	writel(v, p->win + off);
 }
 
@@ -208,7 +211,7 @@ static void tp_fail_flow(struct tonic_pci *p, u32 f)
 	if (!p->flows[f].live || p->flows[f].failed)
 		return;
 	p->flows[f].failed = true;
-	atomic64_inc(&p->failovers);
+	atomic64_inc(&p->ctr.failovers);
 	tp_out_note(p, priv, &n);
 }
 
@@ -246,19 +249,19 @@ static int tp_post(struct tonic_pci *p, const struct tonic_pci_cmd *c, unsigned 
 		}
 		p->cmd_head = head;
 		if (p->cmd_tail - head >= p->cmd_n) {
-			atomic64_inc(&p->cmd_full);
+			atomic64_inc(&p->ctr.cmd_ring_full);
 			return -ENOBUFS;
 		}
 	}
 	slot = p->cmd_tail & (p->cmd_n - 1);
 	__iowrite32_copy(p->win + p->cmd_off + slot * TONIC_PCI_CMD_SIZE, c, words);
-	atomic64_add(words, &p->mmio_wr);
+	atomic64_add(words, &p->ctr.mmio_writes);
 	p->cmd_tail++;
 	/* The command is in device memory before the doorbell says so. */
 	wmb();
 	tp_wr(p, TONIC_PCI_REG_CMD_TAIL, p->cmd_tail);
-	atomic64_inc(&p->doorbells);
-	atomic64_inc(&p->cmds);
+	atomic64_inc(&p->ctr.doorbells);
+	atomic64_inc(&p->ctr.commands);
 	return 0;
 }
 
@@ -433,7 +436,7 @@ static int tp_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stat
 	if (p->state == TP_UP && p->flows[flow].live) {
 		__ioread32_copy(&r, p->win + p->fstat_off + flow * TONIC_PCI_FSTAT_SIZE,
 				sizeof(r) / 4);
-		atomic64_add(sizeof(r) / 4, &p->mmio_rd);
+		atomic64_add(sizeof(r) / 4, &p->ctr.mmio_reads);
 		if (r.valid == 1 && r.epoch == p->flows[flow].epoch)
 			err = 0;
 	}
@@ -469,20 +472,28 @@ static void tp_dev_stats(struct tonic_dev *dev, struct tonic_core_stats *st)
 	memset(st, 0, sizeof(*st));
 	spin_lock_bh(&p->evt_lock);
 	if (p->state == TP_UP) {
-		st->cycles = tp_rd64(p, o + TONIC_PCI_CSTAT_CYCLES);
-		st->busy_cycles = tp_rd64(p, o + TONIC_PCI_CSTAT_BUSY_CYCLES);
-		st->bad_flow = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_FLOW);
-		st->bad_ack = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_ACK);
-		st->bad_sack = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_SACK);
-		st->bad_push = tp_rd64(p, o + TONIC_PCI_CSTAT_BAD_PUSH);
-		st->in_overflow = tp_rd64(p, o + TONIC_PCI_CSTAT_IN_OVERFLOW);
-		st->stale_ack = tp_rd64(p, o + TONIC_PCI_CSTAT_STALE_ACK);
-		st->conflicts = tp_rd64(p, o + TONIC_PCI_CSTAT_CONFLICTS);
-		st->notes_dropped = tp_rd64(p, o + TONIC_PCI_CSTAT_NOTES_DROPPED);
-		st->stale_desc = tp_rd64(p, o + TONIC_PCI_CSTAT_STALE_DESC);
+		/* Each engine counter has its register (TONIC_PCI_CSTAT_NAME). */
+#define TP_RD_CSTAT(name, NAME, doc)	st->name = tp_rd64(p, o + TONIC_PCI_CSTAT_##NAME);
+		TONIC_CORE_COUNTERS(TP_RD_CSTAT)
+#undef TP_RD_CSTAT
 	}
 	spin_unlock_bh(&p->evt_lock);
-	st->in_overflow += atomic64_read(&p->cmd_full);
+	st->in_overflow += atomic64_read(&p->ctr.cmd_ring_full);
+}
+
+static const char *const tp_ctr_names[] = {
+#define TP_CTR_NAME(name, doc)	#name,
+	TONIC_PCI_COUNTERS(TP_CTR_NAME)
+#undef TP_CTR_NAME
+};
+
+static void tp_ctr_read(struct tonic_dev *dev, u64 *vals)
+{
+	struct tonic_pci *p = to_tp(dev);
+
+#define TP_CTR_READ(name, doc)	*vals++ = atomic64_read(&p->ctr.name);
+	TONIC_PCI_COUNTERS(TP_CTR_READ)
+#undef TP_CTR_READ
 }
 
 static const char *tp_prog_name(struct tonic_dev *dev, u32 idx)
@@ -507,6 +518,9 @@ static const struct tonic_dev_ops tp_ops = {
 	.incoming	= tp_incoming,
 	.flow_stats	= tp_flow_stats,
 	.dev_stats	= tp_dev_stats,
+	.ctr_read	= tp_ctr_read,
+	.ctr_names	= tp_ctr_names,
+	.nctrs		= ARRAY_SIZE(tp_ctr_names),
 	.destroy	= tp_destroy,
 	.prog_name	= tp_prog_name,
 };
@@ -527,7 +541,7 @@ static void tp_event(struct tonic_pci *p, const struct tonic_pci_evt *e, u32 *ba
 	}
 	f = &p->flows[e->flow];
 	if (!f->live || f->failed || e->epoch != f->epoch) {
-		atomic64_inc(&p->stale_events);	/* an earlier incarnation's: dropped */
+		atomic64_inc(&p->ctr.stale_events);	/* an earlier incarnation's: dropped */
 		return;
 	}
 	priv = tonic_dev_flow_priv(&p->dev, e->flow);
@@ -546,7 +560,7 @@ static void tp_event(struct tonic_pci *p, const struct tonic_pci_evt *e, u32 *ba
 			tp_fail_flow(p, e->flow);
 			return;
 		}
-		atomic64_inc(&p->descs);
+		atomic64_inc(&p->ctr.descriptors);
 		tp_out_desc(p, priv, &d);
 		break;
 	}
@@ -564,7 +578,7 @@ static void tp_event(struct tonic_pci *p, const struct tonic_pci_evt *e, u32 *ba
 		}
 		if (n.type == TONIC_NOTE_BURST_DONE)
 			clear_bit(0, &f->sub);
-		atomic64_inc(&p->notes);
+		atomic64_inc(&p->ctr.notes);
 		if (n.type == TONIC_NOTE_FAILED)
 			f->failed = true;
 		tp_out_note(p, priv, &n);
@@ -621,7 +635,7 @@ static u32 tp_drain(struct tonic_pci *p)
 		__ioread32_copy(&e, p->win + p->evt_off +
 				(p->evt_head & (p->evt_n - 1)) * TONIC_PCI_EVT_SIZE,
 				TONIC_PCI_EVT_SIZE / 4);
-		atomic64_add(TONIC_PCI_EVT_SIZE / 4, &p->mmio_rd);
+		atomic64_add(TONIC_PCI_EVT_SIZE / 4, &p->ctr.mmio_reads);
 		p->evt_head++;
 		n++;
 		tp_event(p, &e, &bad);
@@ -630,10 +644,10 @@ static u32 tp_drain(struct tonic_pci *p)
 		/* Done reading the entries before giving them back. */
 		mb();
 		tp_wr(p, TONIC_PCI_REG_EVT_HEAD, p->evt_head);
-		atomic64_add(n, &p->events);
+		atomic64_add(n, &p->ctr.events);
 	}
 	if (bad) {
-		atomic64_add(bad, &p->bad_events);
+		atomic64_add(bad, &p->ctr.bad_events);
 		if (bad > BAD_EVT_LIMIT)
 			tp_dead(p, "garbage on the event ring", bad);
 	}
@@ -668,7 +682,7 @@ static bool tp_reset_done(struct tonic_pci *p)
 	p->last_hb = tp_rd(p, TONIC_PCI_REG_HEARTBEAT);
 	p->hb_seen = jiffies;
 	p->next_live_check = jiffies + msecs_to_jiffies(50);	/* time to see ENABLE */
-	atomic64_inc(&p->resets);
+	atomic64_inc(&p->ctr.resets);
 	p->state = TP_UP;
 	return true;
 }
@@ -849,16 +863,11 @@ static ssize_t tonic_info_show(struct device *d, struct device_attribute *attr, 
 			 p->ring_depth, p->dev.cycle_ps, p->cmd_n, p->evt_n, READ_ONCE(p->nlive));
 	for (i = 0; i < p->nprogs; i++)
 		len += sysfs_emit_at(buf, len, " %s", p->progs[i]);
-	len += sysfs_emit_at(buf, len,
-			     "\nmmio_reads: %lld\nmmio_writes: %lld\ndoorbells: %lld\ncommands: %lld\n"
-			     "events: %lld\ndescriptors: %lld\nnotes: %lld\ncmd_ring_full: %lld\n"
-			     "bad_events: %lld\nstale_events: %lld\nfailovers: %lld\nresets: %lld\n",
-			     atomic64_read(&p->mmio_rd), atomic64_read(&p->mmio_wr),
-			     atomic64_read(&p->doorbells), atomic64_read(&p->cmds),
-			     atomic64_read(&p->events), atomic64_read(&p->descs),
-			     atomic64_read(&p->notes), atomic64_read(&p->cmd_full),
-			     atomic64_read(&p->bad_events), atomic64_read(&p->stale_events),
-			     atomic64_read(&p->failovers), atomic64_read(&p->resets));
+	len += sysfs_emit_at(buf, len, "\n");
+#define TP_CTR_SHOW(name, doc)						\
+	len += sysfs_emit_at(buf, len, #name ": %lld\n", atomic64_read(&p->ctr.name));
+	TONIC_PCI_COUNTERS(TP_CTR_SHOW)
+#undef TP_CTR_SHOW
 	return len;
 }
 static DEVICE_ATTR_RO(tonic_info);
@@ -919,11 +928,11 @@ static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
 		lb->n = i + 1;
 		spin_unlock_bh(&p->evt_lock);
 	}
-	rd0 = atomic64_read(&p->mmio_rd);
-	wr0 = atomic64_read(&p->mmio_wr);
-	db0 = atomic64_read(&p->doorbells);
-	cmd0 = atomic64_read(&p->cmds);
-	ev0 = atomic64_read(&p->events);
+	rd0 = atomic64_read(&p->ctr.mmio_reads);
+	wr0 = atomic64_read(&p->ctr.mmio_writes);
+	db0 = atomic64_read(&p->ctr.doorbells);
+	cmd0 = atomic64_read(&p->ctr.commands);
+	ev0 = atomic64_read(&p->ctr.events);
 	t0 = ktime_get_ns();
 	deadline = jiffies + 30 * HZ;
 	while (!err && !done && time_before(jiffies, deadline)) {
@@ -971,10 +980,10 @@ static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
 		 "descs_per_doorbell_x100: %llu\ncommands: %llu\nevents: %llu\n",
 		 err ? "fail" : "ok", lb->n, segs, descs, t1 - t0,
 		 div64_u64(descs * NSEC_PER_SEC, max_t(u64, t1 - t0, 1)),
-		 div64_u64((atomic64_read(&p->mmio_rd) - rd0) * 100, max_t(u64, descs, 1)),
-		 div64_u64((atomic64_read(&p->mmio_wr) - wr0) * 100, max_t(u64, descs, 1)),
-		 div64_u64(descs * 100, max_t(u64, atomic64_read(&p->doorbells) - db0, 1)),
-		 atomic64_read(&p->cmds) - cmd0, atomic64_read(&p->events) - ev0);
+		 div64_u64((atomic64_read(&p->ctr.mmio_reads) - rd0) * 100, max_t(u64, descs, 1)),
+		 div64_u64((atomic64_read(&p->ctr.mmio_writes) - wr0) * 100, max_t(u64, descs, 1)),
+		 div64_u64(descs * 100, max_t(u64, atomic64_read(&p->ctr.doorbells) - db0, 1)),
+		 atomic64_read(&p->ctr.commands) - cmd0, atomic64_read(&p->ctr.events) - ev0);
 	p->lb_busy = false;
 	mutex_unlock(&p->lb_mutex);
 	kfree(lb);

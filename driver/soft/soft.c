@@ -37,7 +37,11 @@ struct tonic_soft {
 	bool dying;
 	struct tonic_desc desc[TONIC_SOFT_BUDGET];
 	struct tonic_note note[TONIC_SOFT_NOTES];
-	u64 runs, doorbells, timer_fires, in_dropped;
+	struct {	/* TONIC_SOFT_COUNTERS (counters.h) */
+#define SOFT_CTR_FIELD(name, doc)	atomic64_t name;
+		TONIC_SOFT_COUNTERS(SOFT_CTR_FIELD)
+#undef SOFT_CTR_FIELD
+	} ctr;
 	atomic_t fail_push;		/* pushes still to refuse (debugfs) */
 	struct dentry *dbg;
 };
@@ -62,7 +66,7 @@ static enum hrtimer_restart soft_timer_fn(struct hrtimer *t)
 {
 	struct tonic_soft *s = container_of(t, struct tonic_soft, timer);
 
-	s->timer_fires++;
+	atomic64_inc(&s->ctr.timer_fires);
 	soft_doorbell(s);
 	return HRTIMER_NORESTART;
 }
@@ -102,7 +106,7 @@ static void soft_poll(struct work_struct *w)
 	bool again;
 
 	spin_lock_bh(&s->lock);
-	s->runs++;
+	atomic64_inc(&s->ctr.runs);
 	now = soft_now_cycle(s);
 	tonic_run(s->tc, now, &out);
 	soft_dispatch(s, &out);
@@ -184,7 +188,7 @@ static int soft_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
 	err = tonic_push(s->tc, flow, tail, last_len);
 	spin_unlock_bh(&s->lock);
 	if (!err) {
-		s->doorbells++;
+		atomic64_inc(&s->ctr.doorbells);
 		soft_doorbell(s);
 	}
 	return err;
@@ -198,8 +202,6 @@ static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt
 	spin_lock_bh(&s->lock);
 	soft_catch_up(s);
 	err = tonic_incoming(s->tc, flow, pkt);
-	if (err == -ENOBUFS)
-		s->in_dropped++;
 	spin_unlock_bh(&s->lock);
 	trace_tonic_ack_in(dev, flow, pkt, err);
 	soft_doorbell(s);
@@ -223,7 +225,6 @@ static void soft_dev_stats(struct tonic_dev *dev, struct tonic_core_stats *st)
 
 	spin_lock_bh(&s->lock);
 	tonic_core_stats(s->tc, st);
-	st->in_overflow += s->in_dropped;
 	spin_unlock_bh(&s->lock);
 }
 
@@ -241,6 +242,21 @@ static void soft_destroy(struct tonic_dev *dev)
 	kfree(s);
 }
 
+static const char *const soft_ctr_names[] = {
+#define SOFT_CTR_NAME(name, doc)	#name,
+	TONIC_SOFT_COUNTERS(SOFT_CTR_NAME)
+#undef SOFT_CTR_NAME
+};
+
+static void soft_ctr_read(struct tonic_dev *dev, u64 *vals)
+{
+	struct tonic_soft *s = to_soft(dev);
+
+#define SOFT_CTR_READ(name, doc)	*vals++ = atomic64_read(&s->ctr.name);
+	TONIC_SOFT_COUNTERS(SOFT_CTR_READ)
+#undef SOFT_CTR_READ
+}
+
 static const struct tonic_dev_ops soft_ops = {
 	.flow_add	= soft_flow_add,
 	.flow_remove	= soft_flow_remove,
@@ -248,6 +264,9 @@ static const struct tonic_dev_ops soft_ops = {
 	.incoming	= soft_incoming,
 	.flow_stats	= soft_flow_stats,
 	.dev_stats	= soft_dev_stats,
+	.ctr_read	= soft_ctr_read,
+	.ctr_names	= soft_ctr_names,
+	.nctrs		= ARRAY_SIZE(soft_ctr_names),
 	.destroy	= soft_destroy,
 };
 

@@ -10,6 +10,8 @@
    (glue -> driver -> tonic-core; admin surfaces register callbacks).
 2. The README's layout table names only paths that exist, and every
    top-level folder of the tree (as git tracks it) is in it.
+3. Documentation/core.rst's table of the engine's files names exactly the
+   .c files of tonic-core/.
 `layout.py --dot` prints the graph for Graphviz instead.
 """
 import os
@@ -123,6 +125,15 @@ def readme_paths():
     return paths
 
 
+def core_doc_files():
+    """The files of core.rst's "Files" table."""
+    with open(os.path.join(TOP, "Documentation/core.rst")) as fh:
+        text = fh.read()
+    lines = text.split("\nFiles\n=====\n", 1)[1].splitlines()
+    rules = [i for i, ln in enumerate(lines) if ln.startswith("====")][:2]
+    return re.findall(r"^``([^`]+)``", "\n".join(lines[rules[0]:rules[1]]), re.M)
+
+
 def main():
     files = tracked()
     edges = graph(files)
@@ -150,6 +161,15 @@ def main():
     unlisted = [t for t in tops if t not in named]
     checks.append(("every top-level folder is in the README layout table (%d)" % len(tops),
                    not unlisted, unlisted))
+    # The engine's files, as a newcomer first meets them: core.rst names
+    # each by what it does, and no other.
+    core = sorted(os.path.basename(f) for f in files
+                  if re.fullmatch(r"tonic-core/[^/]+\.c", f))
+    doc = core_doc_files()
+    diff = ([f"{f}: not in core.rst" for f in core if f not in doc] +
+            [f"{f}: in core.rst, not in tonic-core/" for f in doc if f not in core])
+    checks.append(("Documentation/core.rst lists exactly the files of tonic-core/ (%d)" % len(core),
+                   not diff, diff))
     fails = 0
     for i, (name, ok, why) in enumerate(checks, 1):
         print(("ok %d - %s" if ok else "not ok %d - %s") % (i, name))

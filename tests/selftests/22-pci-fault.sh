@@ -3,7 +3,9 @@
 # transfer; the driver notices (heartbeat), fails the flow over to software
 # TCP, logs once, and every byte still arrives.  The harness restarts the
 # model; the driver resets it back into service and offloads again.  A model
-# that writes garbage into the event ring is survived the same way.
+# that writes garbage into the event ring is survived the same way.  The
+# socket's tracepoints show it: tonic_sock_fail with the connection's
+# 4-tuple and the device, then its attach elsewhere or its handback.
 # timeout: 240
 . /tests/lib.sh
 . /tests/pci-lib.sh
@@ -15,6 +17,12 @@ pci_need_offload
 pci_info caps | grep -q '0x[0-9a-f]*[4-7c-f]$' || { echo "device without fault injection"; exit $KSFT_SKIP; }
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 tonic_netem h1 delay 5ms rate 20mbit
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T || ksft_fail "mount tracefs"
+trap 'echo 0 > $T/events/tonic/enable; echo > $T/trace' EXIT
+for e in tonic_sock_fail tonic_sock_attach tonic_sock_handback; do
+	echo 1 > $T/events/tonic/$e/enable || ksft_fail "enable tonic:$e"
+done
 
 # h1_flows_gone WHAT: h1's namespace is charged for no flow any more (5 s).
 h1_flows_gone() {
@@ -28,6 +36,7 @@ h1_flows_gone() {
 fault_xfer() {	# fault_xfer FAULT PORT
 	f0=$(pci_info failovers)
 	a0=$(on h1 $TONIC -j stats | $J .netns.flows_added)
+	echo > $T/trace
 	on h2 tonic_xfer -s "$2" > /tmp/srv.$2 2>&1 &
 	sleep 0.3
 	on h1 tonic_xfer -c 10.0.0.2 "$2" 6000000 -C tonic > /tmp/cli.$2 2>&1 & c=$!
@@ -39,6 +48,15 @@ fault_xfer() {	# fault_xfer FAULT PORT
 	wait
 	[ $rc = 0 ] || ksft_fail "bytes lost or corrupted after fault $1"
 	[ "$(pci_info failovers)" -gt "$f0" ] || ksft_fail "no failover after fault $1"
+	cat $T/trace > /tmp/trace.22
+	tuple="src=10.0.0.1:[0-9]+ dest=10.0.0.2:$2 "
+	grep -E "tonic_sock_(fail|attach|handback):" /tmp/trace.22 | head -n 6
+	grep -Eq "tonic_sock_fail: ${tuple}dev=pci-[0-9a-f:.]+ flow=[0-9]+ rebase=0" /tmp/trace.22 ||
+		ksft_fail "$1: no tonic_sock_fail with the connection's 4-tuple and the device"
+	# What follows the failure: the flow on a device again, or TCP's.
+	sed -n '/tonic_sock_fail:/,$p' /tmp/trace.22 |
+		grep -Eq "tonic_sock_(attach|handback): $tuple" ||
+		ksft_fail "$1: no attach or handback with the 4-tuple after tonic_sock_fail"
 	# The namespace's flow count follows the flow through the failover and out.
 	h1_flows_gone "$1"
 	a1=$(on h1 $TONIC -j stats | $J .netns.flows_added)

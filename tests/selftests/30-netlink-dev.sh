@@ -54,7 +54,9 @@ echo "$OUT"
 jrun stats dev soft0
 assert_eq "stats dev filter" "$(jget '.devices#')" 1
 assert_eq "stats layout" "$(jget '.devices[0]?keys')" \
-	"dev,flows_added,flows_full,cycles,busy_cycles,bad_flow,bad_ack,bad_sack,bad_push,in_overflow,stale_ack,conflicts,notes_dropped,stale_desc"
+	"dev,flows_added,flows_full,cycles,busy_cycles,bad_flow,bad_ack,bad_sack,bad_push,in_overflow,stale_ack,conflicts,notes_dropped,stale_desc,backend"
+assert_eq "stats: the soft device's own counters" "$(jget '.devices[0].backend?keys')" \
+	"runs,doorbells,timer_fires"
 if sockglue; then
 	jget '.sockets' > /dev/null || ksft_fail "sock-glue loaded but no socket counters (tonic_sock_ops_register)"
 else

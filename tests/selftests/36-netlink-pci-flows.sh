@@ -3,7 +3,8 @@
 # self-test runs flows without sock-glue): tonic flow show lists them with
 # the exact layout and the device's counters, only in init_net; tonic
 # monitor announces added/removed; the tracepoints fire; the fuzzer runs
-# while the flows come and go.
+# while the flows come and go; the driver's own counters (sysfs
+# tonic_info) are in tonic -j stats under "backend", with their values.
 # timeout: 240
 . /tests/lib.sh
 . /tests/pci-lib.sh
@@ -100,6 +101,23 @@ $J -l < /tmp/mon.json > /dev/null || ksft_fail "monitor output is not JSON lines
 [ "$(grep -c '"event":"removed"' /tmp/mon.json)" -ge 6 ] || ksft_fail "removed events"
 grep -q '"owner":"device"' /tmp/mon.json || ksft_fail "event owner"
 echo 0 > $T/events/tonic/enable
+
+# The driver's counters through netlink, each between two sysfs reads
+# (the poller keeps reading registers).
+cp "$PCI_DEV/tonic_info" /tmp/info.before
+jrun stats dev "$name"
+cp "$PCI_DEV/tonic_info" /tmp/info.after
+echo "$OUT"
+assert_eq "the driver's counters" "$(jget '.devices[0].backend?keys')" \
+	"mmio_reads,mmio_writes,doorbells,commands,events,descriptors,notes,cmd_ring_full,bad_events,stale_events,failovers,resets"
+for k in $(jget '.devices[0].backend?keys' | tr ',' ' '); do
+	v=$(jget ".devices[0].backend.$k")
+	lo=$(sed -n "s/^$k: *//p" /tmp/info.before)
+	hi=$(sed -n "s/^$k: *//p" /tmp/info.after)
+	[ -n "$lo" ] && [ "$v" -ge "$lo" ] && [ "$v" -le "$hi" ] ||
+		ksft_fail "backend $k: netlink $v, tonic_info $lo .. $hi"
+done
+[ "$(jget '.devices[0].backend.descriptors')" -gt 0 ] || ksft_fail "no descriptors counted"
 $IP netns del pf1
 $MODPROBE -r tonic || ksft_fail "unload"
 exit $KSFT_PASS

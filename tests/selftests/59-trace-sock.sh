@@ -4,7 +4,8 @@
 # addresses and ports (as tcp:tcp_probe: src=ADDR:PORT dest=ADDR:PORT) and
 # fires where it happens: the attach in the sending application's own
 # call, the ACK commit in TCP's receive path, the handback of a toggle-off
-# by the application.
+# by the application; the transmit events add up to the segments and
+# retransmissions the TCP integration counted (segs_tx, segs_rtx).
 # timeout: 180
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -12,8 +13,12 @@ tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T || ksft_fail "mount tracefs"
-trap 'echo 0 > $T/events/tonic/enable; echo > $T/trace' EXIT
-for e in tonic_sock_attach tonic_sock_ack tonic_sock_handback tonic_sock_push_refused; do
+buf=$(cat $T/buffer_size_kb)
+trap 'echo 0 > $T/events/tonic/enable; echo > $T/trace; echo $buf > $T/buffer_size_kb' EXIT
+# Room for every transmit event of a 6 MB transfer (the sums below need all).
+echo 8192 > $T/buffer_size_kb
+for e in tonic_sock_attach tonic_sock_ack tonic_sock_handback tonic_sock_push_refused \
+	tonic_sock_xmit; do
 	[ -d $T/events/tonic/$e ] || ksft_fail "no tracepoint tonic:$e"
 done
 fails=0
@@ -24,20 +29,29 @@ check() {
 echo 1 > $T/events/tonic/tonic_sock_attach/enable
 echo 1 > $T/events/tonic/tonic_sock_ack/enable
 echo 1 > $T/events/tonic/tonic_sock_handback/enable
+echo 1 > $T/events/tonic/tonic_sock_xmit/enable
 
 # run ADDR SRC_RE DST_RE: a toggled transfer to ADDR, its events checked
 run() {
 	echo > $T/trace
+	tx0=$(glue_stat segs_tx) rtx0=$(glue_stat segs_rtx)
 	# -t: off and on again every 2 MB (the application's toggle: handbacks)
 	xfer h1 h2 "$1" 6000000 -U -t 2000000 -i -r || fails=$((fails + 1))
 	port=$XFER_PORT
 	cat $T/trace > /tmp/trace.59
 	echo "$(grep -c tonic_sock /tmp/trace.59) events; first of each:"
-	for e in attach ack handback; do grep -m1 "tonic_sock_$e:" /tmp/trace.59; done
+	for e in attach ack handback xmit; do grep -m1 "tonic_sock_$e:" /tmp/trace.59; done
 	tuple="src=$2:[0-9]+ dest=$3:$port "
 	check "$1: attach events with the 4-tuple" grep -Eq "tonic_sock_attach: $tuple.*dev=[a-z0-9]+ flow=[0-9]+ prog=[a-z]+ seg_size=[1-9]" /tmp/trace.59
 	check "$1: ack events with the 4-tuple" grep -Eq "tonic_sock_ack: $tuple.*flow=[0-9]+ snd_una=[0-9]+ cum_ack=[0-9]+" /tmp/trace.59
 	check "$1: handback events with the 4-tuple" grep -Eq "tonic_sock_handback: $tuple.*flow=[0-9]+ state=[0-9]+ bytes=[0-9]+" /tmp/trace.59
+	check "$1: xmit events with the 4-tuple" grep -Eq "tonic_sock_xmit: $tuple.*flow=[0-9]+ seq=[0-9]+ len=[1-9][0-9]* segs=[1-9][0-9]* rtx=[01] err=-?[0-9]+" /tmp/trace.59
+	check "$1: no event lost (trace buffer)" eval '! grep -q "LOST.*EVENTS" /tmp/trace.59'
+	# What went out (err=0), in descriptors: the counters' deltas.
+	sum=$(sed -n 's/.*tonic_sock_xmit: .* segs=\([0-9]*\) rtx=\([01]\) err=0$/\1 \2/p' /tmp/trace.59 |
+		awk '{ tx += $1; if ($2) rtx += $1 } END { print tx + 0, rtx + 0 }')
+	want="$(($(glue_stat segs_tx) - tx0)) $(($(glue_stat segs_rtx) - rtx0))"
+	check "$1: xmit events' segs (sent, resent) = $sum, counters' $want" test "$sum" = "$want"
 	# Every socket event of this test is this connection's (the server does not offload).
 	check "$1: no event with another tuple" eval '! grep "tonic_sock_" /tmp/trace.59 | grep -Evq "$tuple"'
 	# The attach runs in the application's send, the toggle's handback in its setsockopt.

@@ -68,6 +68,32 @@ drift "an attribute more (uapi header)" \
 drift "another limit (kernel policy)" 's/^          max: 2047$/          max: 1023/' \
 	'[[:space:]]*\[TONIC_A_FLOW_ID\] = NLA_POLICY_MAX(NLA_U32, 1023),'
 
+# The counters: the spec's stats attribute sets carry exactly the counters
+# of the tables (driver/counters.h, tonic-core/counters.h), with their
+# docs, and Documentation/counters.rst is what the tables make.
+if python3 "$TOP"/scripts/counters.py --check > "$T/counters" 2>&1; then
+	res OK "every counter of the tables is in the spec (u64, its doc) and in Documentation/counters.rst"
+else
+	res FAIL "every counter of the tables is in the spec (u64, its doc) and in Documentation/counters.rst" \
+		"$T/counters"
+fi
+# ... and a counter added to a table alone is caught.
+mkdir -p "$T/cnt/driver" "$T/cnt/tonic-core"
+cp "$TOP"/tonic-core/counters.h "$T/cnt/tonic-core/"
+sed '/^#define TONIC_SOCK_COUNTERS(X)/a\
+	X(drift_probe, DRIFT_PROBE, "A counter more.")			\\' \
+	"$TOP"/driver/counters.h > "$T/cnt/driver/counters.h"
+if ! grep -q drift_probe "$T/cnt/driver/counters.h"; then
+	res FAIL "a counter missing from the spec is caught (could not make the changed table)"
+elif python3 "$TOP"/scripts/counters.py --check --header "$T/cnt/driver/counters.h" \
+	> "$T/cnt/out" 2>&1; then
+	res FAIL "a counter missing from the spec is caught" "$T/cnt/out"
+elif grep -q "sock-stats: no attribute drift-probe" "$T/cnt/out"; then
+	res OK "a counter missing from the spec is caught"
+else
+	res FAIL "a counter missing from the spec is caught (but not as expected)" "$T/cnt/out"
+fi
+
 # IDs and policies only come from the generated files.
 grep -nE '^[[:space:]]*(TONIC_A_|TONIC_CMD_|TONIC_SK_|TONIC_FLOW_OWNER_)|define TONIC_(GENL|MCGRP)_' \
 	"$TOP"/include/uapi/linux/tonic.h > "$T/ids"

@@ -5,8 +5,11 @@ ynl:
 	@B=$(B) tests/ynl/check.sh > /dev/null
 
 # Regenerate include/uapi/linux/tonic_nl.h and netlink/tonic-nl-gen.[ch]
-# after changing Documentation/netlink/specs/tonic.yaml.
+# after changing Documentation/netlink/specs/tonic.yaml, and the counters'
+# docs in the spec and Documentation/counters.rst after changing a counter
+# table (driver/counters.h, tonic-core/counters.h).
 ynl-gen:
+	@python3 scripts/counters.py
 	@B=$(B) scripts/ynl-gen.sh
 
 CHECK_SUITES += ynl

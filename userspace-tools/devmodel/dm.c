@@ -230,17 +230,9 @@ static void dm_stats(struct dm *dm)
 	uint32_t off = DM_RD(dm, TONIC_PCI_REG_CSTAT_OFF), f;
 
 	tonic_core_stats(dm->tc, &cs);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_CYCLES, cs.cycles);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_BUSY_CYCLES, cs.busy_cycles);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_BAD_FLOW, cs.bad_flow);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_BAD_ACK, cs.bad_ack);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_BAD_SACK, cs.bad_sack);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_BAD_PUSH, cs.bad_push);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_IN_OVERFLOW, cs.in_overflow);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_STALE_ACK, cs.stale_ack);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_CONFLICTS, cs.conflicts);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_NOTES_DROPPED, cs.notes_dropped);
-	dm_wr64(dm, off + TONIC_PCI_CSTAT_STALE_DESC, cs.stale_desc);
+#define DM_WR_CSTAT(name, NAME, doc)	dm_wr64(dm, off + TONIC_PCI_CSTAT_##NAME, cs.name);
+	TONIC_CORE_COUNTERS(DM_WR_CSTAT)
+#undef DM_WR_CSTAT
 	dm_wr64(dm, off + TONIC_PCI_CSTAT_CMDS, dm->cmds);
 	dm_wr64(dm, off + TONIC_PCI_CSTAT_DESCS, dm->descs);
 	dm_wr64(dm, off + TONIC_PCI_CSTAT_NOTES, dm->notes);

@@ -7,42 +7,24 @@
 #include <stdio.h>
 #include <string.h>
 #include "tonic.h"
+#include "../../driver/counters.h"
+
+/* Each counter's key, as debugfs names it: from the tables (counters.h). */
+#define DSTAT_NAME(name, NAME, doc)	[TONIC_A_DSTATS_##NAME] = #name,
+#define NSTAT_NAME(name, NAME, doc)	[TONIC_A_NSTATS_##NAME] = #name,
+#define SSTAT_NAME(name, NAME, doc)	[TONIC_A_SSTATS_##NAME] = #name,
 
 static const char *const dstats_names[TONIC_A_DSTATS_MAX + 1] = {
-	[TONIC_A_DSTATS_FLOWS_ADDED] = "flows_added",
-	[TONIC_A_DSTATS_FLOWS_FULL] = "flows_full",
-	[TONIC_A_DSTATS_CYCLES] = "cycles",
-	[TONIC_A_DSTATS_BUSY_CYCLES] = "busy_cycles",
-	[TONIC_A_DSTATS_BAD_FLOW] = "bad_flow",
-	[TONIC_A_DSTATS_BAD_ACK] = "bad_ack",
-	[TONIC_A_DSTATS_BAD_SACK] = "bad_sack",
-	[TONIC_A_DSTATS_BAD_PUSH] = "bad_push",
-	[TONIC_A_DSTATS_IN_OVERFLOW] = "in_overflow",
-	[TONIC_A_DSTATS_STALE_ACK] = "stale_ack",
-	[TONIC_A_DSTATS_CONFLICTS] = "conflicts",
-	[TONIC_A_DSTATS_NOTES_DROPPED] = "notes_dropped",
-	[TONIC_A_DSTATS_STALE_DESC] = "stale_desc",
+	TONIC_DEVICE_COUNTERS(DSTAT_NAME)
 };
 
 static const char *const nstats_names[TONIC_A_NSTATS_MAX + 1] = {
-	[TONIC_A_NSTATS_FLOWS_ADDED] = "flows_added",
-	[TONIC_A_NSTATS_REFUSED_QUOTA] = "refused_quota",
-	[TONIC_A_NSTATS_REFUSED_FULL] = "refused_full",
+	TONIC_NETNS_COUNTERS(NSTAT_NAME)
 };
 
 static const char *const sstats_names[TONIC_A_SSTATS_MAX + 1] = {
-	[TONIC_A_SSTATS_OFFLOADED] = "offloaded",
-	[TONIC_A_SSTATS_INSTALLS] = "installs",
-	[TONIC_A_SSTATS_ATTACHES] = "attaches",
-	[TONIC_A_SSTATS_DETACHES] = "detaches",
-	[TONIC_A_SSTATS_FALLBACK_FULL] = "fallback_full",
-	[TONIC_A_SSTATS_FALLBACK_MD5] = "fallback_md5",
-	[TONIC_A_SSTATS_FALLBACK_URG] = "fallback_urg",
-	[TONIC_A_SSTATS_FALLBACK_OTHER] = "fallback_other",
-	[TONIC_A_SSTATS_FAILED] = "failed",
-	[TONIC_A_SSTATS_DRAIN_TIMEOUTS] = "drain_timeouts",
-	[TONIC_A_SSTATS_ACKS_IN] = "acks_in",
-	[TONIC_A_SSTATS_ACKS_DROPPED] = "acks_dropped",
+	TONIC_SOCK_GAUGES(SSTAT_NAME)
+	TONIC_SOCK_COUNTERS(SSTAT_NAME)
 };
 
 /* The u64 counters of one nest, named by @names. */
@@ -61,6 +43,32 @@ static void print_counters(struct nlattr *nest, const char *const *names, int ma
 		out_u64(names[t], tn_u64(a));
 		n++;
 	}
+}
+
+/* A device's backend counters (nests of name and value): object "backend". */
+static void print_backend(struct nlattr *dev)
+{
+	struct nlattr *a;
+	int rem, n = 0;
+
+	nla_for_each_nested(a, dev, rem) {
+		struct nlattr *tb[TONIC_A_BCTR_MAX + 1];
+
+		if (nla_type(a) != TONIC_A_DSTATS_BACKEND ||
+		    nla_parse_nested(tb, TONIC_A_BCTR_MAX, a, NULL) ||
+		    !tb[TONIC_A_BCTR_NAME] || !tb[TONIC_A_BCTR_VALUE])
+			continue;
+		if (!n) {
+			out_text("\n    backend: ");
+			out_key_object("backend");
+		} else if (!json && !(n % 6)) {
+			out_text("\n        ");
+		}
+		out_u64(tn_str(tb[TONIC_A_BCTR_NAME]), tn_u64(tb[TONIC_A_BCTR_VALUE]));
+		n++;
+	}
+	if (n)
+		out_end_object();
 }
 
 static int stats_build(struct nl_msg *msg, void *arg)
@@ -113,6 +121,7 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 					out_text("dev %s:\n    ", tn_str(d));
 			}
 		print_counters(a, dstats_names, TONIC_A_DSTATS_MAX);
+		print_backend(a);
 		out_end_object();
 		if (!json)
 			out_text("\n");

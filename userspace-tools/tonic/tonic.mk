@@ -5,7 +5,8 @@
 # copies the shared libraries it needs into the guest).
 TONIC_CLI_DIR := userspace-tools/tonic
 TONIC_CLI_SRCS := $(wildcard $(TONIC_CLI_DIR)/*.c)
-TONIC_CLI_HDRS := $(TONIC_CLI_DIR)/tonic.h include/uapi/linux/tonic.h include/uapi/linux/tonic_nl.h
+TONIC_CLI_HDRS := $(TONIC_CLI_DIR)/tonic.h include/uapi/linux/tonic.h include/uapi/linux/tonic_nl.h \
+	driver/counters.h tonic-core/counters.h
 TONIC_NL_CFLAGS := $(shell pkg-config --cflags libnl-genl-3.0 2>/dev/null)
 TONIC_LINK := $(if $(filter 1,$(STATIC)),static,shared)
 ifeq ($(STATIC),1)

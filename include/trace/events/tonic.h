@@ -250,6 +250,31 @@ TRACE_EVENT(tonic_sock_handback,
 		  __entry->flow, __entry->state, __entry->bytes)
 );
 
+/*
+ * The socket's flow failed on its device (@rebase 0: the device's failed
+ * note; 1: an ACK beyond what the device sent, after a failover), in the
+ * flow's work: a tonic_sock_attach (another device, or the same one
+ * again) or a tonic_sock_handback (software TCP) follows.
+ */
+TRACE_EVENT(tonic_sock_fail,
+	TP_PROTO(const struct sock *sk, const struct tonic_dev *dev, u32 flow, bool rebase),
+	TP_ARGS(sk, dev, flow, rebase),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__string(dev, dev->name)
+		__field(u32, flow)
+		__field(bool, rebase)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__assign_str(dev, dev->name);
+		__entry->flow = flow;
+		__entry->rebase = rebase;
+	),
+	TP_printk(TONIC_SK_FMT "dev=%s flow=%u rebase=%d", TONIC_SK_ARGS, __get_str(dev),
+		  __entry->flow, __entry->rebase)
+);
+
 /* The device refused new segments up to @tail (the socket goes back to TCP). */
 TRACE_EVENT(tonic_sock_push_refused,
 	TP_PROTO(const struct sock *sk, u32 flow, u32 tail, int err),
@@ -268,6 +293,38 @@ TRACE_EVENT(tonic_sock_push_refused,
 	),
 	TP_printk(TONIC_SK_FMT "flow=%u tail=%u err=%d", TONIC_SK_ARGS,
 		  __entry->flow, __entry->tail, __entry->err)
+);
+
+/*
+ * A segment the device asked for went to IP for the socket (in the flow's
+ * work, under lock_sock): @seq and @len its bytes (@segs descriptors
+ * merged into one GSO skb), @rtx a retransmission, @err IP's verdict
+ * (nonzero: lost, the device's timer resends it).
+ */
+TRACE_EVENT(tonic_sock_xmit,
+	TP_PROTO(const struct sock *sk, u32 flow, u32 seq, u32 len, u32 segs, bool rtx, int err),
+	TP_ARGS(sk, flow, seq, len, segs, rtx, err),
+	TP_STRUCT__entry(
+		TONIC_SK_ENTRY
+		__field(u32, flow)
+		__field(u32, seq)
+		__field(u32, len)
+		__field(u32, segs)
+		__field(bool, rtx)
+		__field(int, err)
+	),
+	TP_fast_assign(
+		TONIC_SK_ASSIGN(sk);
+		__entry->flow = flow;
+		__entry->seq = seq;
+		__entry->len = len;
+		__entry->segs = segs;
+		__entry->rtx = rtx;
+		__entry->err = err;
+	),
+	TP_printk(TONIC_SK_FMT "flow=%u seq=%u len=%u segs=%u rtx=%d err=%d", TONIC_SK_ARGS,
+		  __entry->flow, __entry->seq, __entry->len, __entry->segs, __entry->rtx,
+		  __entry->err)
 );
 
 /*
