@@ -131,9 +131,9 @@ echo "rc: RED sent $rs marked $mk dropped $dr; CE packets +$(($(rdma_counter ton
 # Marking instead of dropping: dcqcn lost at most a tenth of rxe's share
 # of packets.  (Not always none: when the guest's CPU falls behind, the
 # queue overflows whatever the rates.)
-echo "lost in the bottleneck: dcqcn $dd of $ds, rxe $xd of $xs"
+echo "lost in the bottleneck: dcqcn dropped $dd, sent $ds; rxe dropped $xd, sent $xs"
 [ $((dd * xs * 10)) -le $((xd * ds)) ] ||
-	ksft_fail "dcqcn lost $dd of $ds packets, not a tenth of rxe's share ($xd of $xs)"
+	ksft_fail "dcqcn dropped $dd (sent $ds), not a tenth of rxe's share (dropped $xd, sent $xs)"
 
 rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"
