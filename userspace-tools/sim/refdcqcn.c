@@ -161,27 +161,8 @@ static void dq_pace(struct sim *s, struct flow *f)
 void refdq_send(struct sim *s, struct flow *f)
 {
 	struct refdq *d = f->refdq;
-	u32 seg = d->nxt++;
-	struct pkt *p = pkt_alloc(s);
 
-	p->kind = PK_DATA;
-	p->src = f->src;
-	p->dst = f->dst;
-	p->flow = f->id;
-	p->seg = seg;
-	p->len = f->seg_size;
-	p->wire = f->seg_size + f->hdr;
-	p->rtx = tonic_before(seg, d->high);
-	p->txn = host_next_txn(f, seg);
-	p->sent_at = s->now;
-	f->tx_pkts++;
-	if (p->rtx)
-		f->rtx_pkts++;
-	if (f->trace)
-		trace_seq(s, f, seg, p->rtx);
-	port_send(&s->hosts[f->src].nic, p);
-	if (tonic_after(seg + 1, d->high))
-		d->high = seg + 1;
+	ref_data_xmit(s, f, d->nxt++, &d->high);
 	if (d->rto_at == PS_NONE)
 		dq_arm(s, f, &d->rto_at, s->now + d->rto, EV_REF_RTO);
 	d->bytes += f->seg_size;

@@ -46,9 +46,13 @@ u32 ref_nxt(const struct flow *f)
 	return f->ref ? f->ref->high : 0;
 }
 
-static void ref_xmit(struct sim *s, struct flow *f, u32 seg)
+/*
+ * Segment @seg of a reference sender's flow @f onto its host's NIC,
+ * counted and traced; a retransmission when below *@high, which moves
+ * past it.  Both references (this one and refdcqcn.c) send through it.
+ */
+void ref_data_xmit(struct sim *s, struct flow *f, u32 seg, u32 *high)
 {
-	struct refnr *r = f->ref;
 	struct pkt *p = pkt_alloc(s);
 
 	p->kind = PK_DATA;
@@ -58,7 +62,7 @@ static void ref_xmit(struct sim *s, struct flow *f, u32 seg)
 	p->seg = seg;
 	p->len = f->seg_size;
 	p->wire = f->seg_size + f->hdr;
-	p->rtx = tonic_before(seg, r->high);
+	p->rtx = tonic_before(seg, *high);
 	p->txn = host_next_txn(f, seg);
 	p->sent_at = s->now;
 	f->tx_pkts++;
@@ -67,8 +71,15 @@ static void ref_xmit(struct sim *s, struct flow *f, u32 seg)
 	if (f->trace)
 		trace_seq(s, f, seg, p->rtx);
 	port_send(&s->hosts[f->src].nic, p);
-	if (tonic_after(seg + 1, r->high))
-		r->high = seg + 1;
+	if (tonic_after(seg + 1, *high))
+		*high = seg + 1;
+}
+
+static void ref_xmit(struct sim *s, struct flow *f, u32 seg)
+{
+	struct refnr *r = f->ref;
+
+	ref_data_xmit(s, f, seg, &r->high);
 	if (r->rto_at == PS_NONE) {
 		r->rto_at = s->now + (r->rto << r->backoff);
 		evq_push(&s->q, r->rto_at, EV_REF_RTO, f->id, NULL);

@@ -248,6 +248,7 @@ u32 host_next_txn(struct flow *f, u32 seg);
 
 /* ---- refnewreno.c ---- */
 void ref_start(struct sim *s, struct flow *f);
+void ref_data_xmit(struct sim *s, struct flow *f, u32 seg, u32 *high);
 void ref_incoming(struct sim *s, struct flow *f, struct pkt *p);
 void ref_rto(struct sim *s, struct flow *f, ps_t t);
 u32 ref_cwnd(const struct flow *f);
