@@ -67,9 +67,9 @@ for d in tonic0 tonic1; do
 	[ "$fl" = 0 ] || ksft_fail "$d: $fl flows left after the QPs were destroyed"
 done
 # A flow per QP while a transfer runs: program, segments sent and acked.
-( pp pp-flow tonic1 $G1 tonic0 $G0 -n 1000 > /tmp/pp-flow.res 2>&1; echo "rc $?" >> /tmp/pp-flow.res ) &
+rdma_bg /tmp/pp-flow.res pp pp-flow tonic1 $G1 tonic0 $G0 -n 1000
 seen=0 i=0
-while [ $i -lt $((300 * TONIC_TIMEOUT_SCALE)) ] && ! grep -q '^rc ' /tmp/pp-flow.res 2>/dev/null; do
+while [ $i -lt $((300 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done /tmp/pp-flow.res; do
 	OUT=$($TONIC -j flow show prog rc 2>/dev/null) || OUT='[]'
 	n=$(jget '#' 2>/dev/null || echo 0)
 	if [ "${n:-0}" -ge 2 ] && [ "$(jget '[0].segs_sent')" -gt 0 ] &&
@@ -83,7 +83,7 @@ while [ $i -lt $((300 * TONIC_TIMEOUT_SCALE)) ] && ! grep -q '^rc ' /tmp/pp-flow
 done
 wait
 cat /tmp/pp-flow.res
-grep -q '^rc 0' /tmp/pp-flow.res || ksft_fail "ibv_rc_pingpong (flow shown)"
+rdma_bg_ok /tmp/pp-flow.res || ksft_fail "ibv_rc_pingpong (flow shown)"
 [ $seen = 1 ] || ksft_fail "no two rc flows with segments sent during the transfer"
 # The flows say whose they are: owner rdma-qp, the RDMA device, the QP
 # (one of the QPNs ibv_rc_pingpong printed as local) and its RoCEv2 UDP

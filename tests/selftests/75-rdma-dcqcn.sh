@@ -54,8 +54,7 @@ echo "rxe: RED sent $xs marked $xm dropped $xd"
 $RDMA link del rxe0 && $RDMA link del rxe1 || ksft_fail "rdma link del rxe"
 RDMA_DEV_A=tonic0 RDMA_DEV_B=tonic1	# what rdma_teardown deletes
 
-$MODPROBE tonic_rdma program=dcqcn program_params=5000,1000,5000,0 ||
-	ksft_fail "modprobe tonic_rdma program=dcqcn"
+rdma_program dcqcn 5000,1000,5000,0 || ksft_fail "tonic_rdma: program dcqcn"
 $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || ksft_fail "rdma link add tonic0"
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "rdma link add tonic1"
 rdma_wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
@@ -64,9 +63,9 @@ rdma_wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
 # DCQCN.  Once both flows have sent, sample their segments, rates and CNPs
 # twice, a second apart, while they still run.
 rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
-( wbw wbw-dcqcn tonic1 $G1 tonic0 $G0 > /tmp/wbw-dcqcn.res 2>&1; echo "rc $?" >> /tmp/wbw-dcqcn.res ) &
+rdma_bg /tmp/wbw-dcqcn.res wbw wbw-dcqcn tonic1 $G1 tonic0 $G0
 i=0 s0= s1=
-while [ $i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! grep -q '^rc ' /tmp/wbw-dcqcn.res; do
+while [ $i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done /tmp/wbw-dcqcn.res; do
 	if [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
 		s0=$(rdma_flows dcqcn); t0=$(rdma_uptime_ms)
 		sleep 1; s1=$(rdma_flows dcqcn); t1=$(rdma_uptime_ms)
@@ -77,7 +76,7 @@ while [ $i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! grep -q '^rc ' /tmp/wbw-dcq
 done
 wait
 cat /tmp/wbw-dcqcn.res
-grep -q '^rc 0' /tmp/wbw-dcqcn.res || ksft_fail "ib_write_bw tonic0 -> tonic1 with dcqcn"
+rdma_bg_ok /tmp/wbw-dcqcn.res || ksft_fail "ib_write_bw tonic0 -> tonic1 with dcqcn"
 echo "flows (segs_sent rate_kbps cnps) at t0:"; echo "$s0" | sed 's/^/    /'
 echo "                          $((t1 - t0)) ms later:"; echo "$s1" | sed 's/^/    /'
 [ "$(echo "$s1" | grep -c .)" = 2 ] || ksft_fail "the two dcqcn flows were not both seen during the transfer"

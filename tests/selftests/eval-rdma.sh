@@ -16,7 +16,7 @@ ITERS=300
 
 $MODPROBE tonic || exit 1
 rdma_pair || exit 1
-$MODPROBE tonic_rdma program=dcqcn program_params=5000,1000,5000,0 || exit 1
+rdma_program dcqcn 5000,1000,5000,0 || exit 1
 $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || exit 1
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || exit 1
 RDMA_DEV_A=tonic0 RDMA_DEV_B=tonic1
@@ -27,11 +27,10 @@ RDMA_QUIET=1
 for n in 2 4; do
 	rdma_bottleneck 40mbit || exit 1
 	o="-F -q $n -s 65536 -n $((ITERS / n)) -u 17 --report_gbits"
-	( rdma_run dcqcn-$n 600 18515 "/usr/bin/ib_write_bw -d tonic1 -x $G1 $o" \
-		"/usr/bin/ib_write_bw -d tonic0 -x $G0 $o $RDMA_B" > /tmp/dcqcn-$n.res 2>&1
-	  echo "rc $?" >> /tmp/dcqcn-$n.res ) &
+	rdma_bg /tmp/dcqcn-$n.res rdma_run dcqcn-$n 600 18515 \
+		"/usr/bin/ib_write_bw -d tonic1 -x $G1 $o" "/usr/bin/ib_write_bw -d tonic0 -x $G0 $o $RDMA_B"
 	t0=
-	while ! grep -q '^rc ' /tmp/dcqcn-$n.res; do
+	while ! rdma_bg_done /tmp/dcqcn-$n.res; do
 		f=$(rdma_flows dcqcn | tr '\n' ' ')
 		if [ -n "$f" ]; then
 			[ -n "$t0" ] || t0=$(rdma_uptime_ms)

@@ -200,6 +200,31 @@ rdma_uptime_ms() {
 	awk '{ printf "%d", $1 * 1000 }' /proc/uptime
 }
 
+# rdma_program PROG PARAMS: tonic_rdma loaded, new RC QPs' flows run PROG
+# with program_params PARAMS.  Written to the parameters, not given to
+# modprobe: a module left loaded by an earlier test would ignore those.
+rdma_program() {
+	$MODPROBE tonic_rdma &&
+	printf %s "$1" > /sys/module/tonic_rdma/parameters/program &&
+	printf %s "$2" > /sys/module/tonic_rdma/parameters/program_params
+}
+
+# rdma_bg RES CMD...: CMD (a function too) in the background, its output
+# in RES and then a line "rc N", N its exit status.  rdma_bg_done RES: it
+# has ended; rdma_bg_ok RES: with 0.
+rdma_bg() {
+	_f=$1
+	shift
+	: > "$_f"
+	( "$@" >> "$_f" 2>&1; echo "rc $?" >> "$_f" ) &
+}
+rdma_bg_done() {
+	grep -q '^rc ' "$1"
+}
+rdma_bg_ok() {
+	grep -q '^rc 0$' "$1"
+}
+
 # rdma_hw_counters DEV: rxe's own counters that are not zero, one line.
 rdma_hw_counters() {
 	$RDMA statistic show link "$1/1" 2>/dev/null |
