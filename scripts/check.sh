@@ -15,6 +15,15 @@ for s in "$@"; do
 		tail -n 30 "$B/results/$s.log" | sed 's/^/#   /' >> "$B/results/$s.tap"
 	fi
 	grep -E '^(not ok|ok .*# SKIP)' "$B/results/$s.tap" | head -n 40
+	# A failure's own diagnostics, so a CI log that keeps only this output
+	# says why: the KTAP lines of a guest test come before its "not ok",
+	# a host test's after it.
+	awk '/^not ok / { for (i = c - 120; i < c; i++) if (i >= 0) print "   | " buf[i]
+			  c = 0; after = 20; print "   | " $0; next }
+	     /^ok |^# test: / { c = 0; after = 0 }
+	     /^ok / { next }
+	     /^#/ { if (after > 0) { print "   | " $0; after-- } else buf[c++] = $0 }' \
+		"$B/results/$s.tap" | head -n 400
 	p=$(grep -Ec '^ok ' "$B/results/$s.tap")
 	f=$(grep -Ec '^not ok ' "$B/results/$s.tap")
 	echo "   $s: $p ok, $f not ok ($(( $(date +%s) - start )) s; log: build/results/$s.log)"

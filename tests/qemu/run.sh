@@ -143,9 +143,10 @@ sleep 0.3
 kill $tpid 2>/dev/null
 stop_devmodel
 
-# Host-side verdicts, appended to the guest's own KTAP lines.
-tr -d '\r' < "$KTAP" | grep -E '^(ok|not ok) ' > "$TAP"
-n=$(wc -l < "$TAP")
+# Host-side verdicts, appended to the guest's own KTAP lines (with the
+# tests' diagnostics: scripts/check.sh prints a failure's).
+tr -d '\r' < "$KTAP" | grep -E '^(ok|not ok|#) ' > "$TAP"
+n=$(grep -Ec '^(ok|not ok) ' "$TAP")
 verdict() {
 	n=$((n + 1))
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi >> "$TAP"
