@@ -90,7 +90,9 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 		bool nodelay = tp->nonagle & TCP_NAGLE_OFF;
 		bool idle = !nfull && ctx->head == ctx->ttail && !(tp->nonagle & TCP_NAGLE_CORK);
 
-		if (!ctx->sub_delay_us || nodelay || idle || expired) {
+		bool shut = sk->sk_shutdown & SEND_SHUTDOWN;	/* no more will come */
+
+		if (!ctx->sub_delay_us || nodelay || idle || expired || shut) {
 			sub = true;
 			new_tail_seg++;
 			new_ttail += rem;

@@ -85,6 +85,7 @@ struct tonic_sk {
 	bool want;			/* offload requested */
 	bool dead;			/* ULP released */
 	bool sub_pending;		/* a sub-segment burst is outstanding */
+	bool fin_pending;		/* shutdown(SHUT_WR): TCP's FIN after the flow's bytes */
 	bool t_expired;
 	bool t_armed;
 	const struct tonic_prog_ops *prog;

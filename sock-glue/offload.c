@@ -8,9 +8,10 @@
  * at write_seq.  From then on the bytes the application writes are ours
  * ([head, tail), sendbuf.c), and the kernel's snd_nxt follows what we sent.
  *
- * Every way off the device -- toggle-off, shutdown(), close(), urgent or
- * zerocopy data, a device that fails the flow with no other to take it, a
- * push the device refuses -- goes through tonic_handback(): the bytes
+ * Every way off the device -- toggle-off, close(), shutdown() (once the
+ * device has sent what it held and seen it acked), urgent or zerocopy
+ * data, a device that fails the flow with no other to take it, a push
+ * the device refuses -- goes through tonic_handback(): the bytes
  * TCP has not seen acked become TCP's again, the ones already sent as sent
  * (retransmit queue), the others as not yet sent (write queue).  Then
  * TCP's own retransmission, orphan handling, SO_LINGER and FIN carry on
@@ -196,6 +197,7 @@ static void tonic_drop_bytes(struct sock *sk, struct tonic_sk *ctx)
 	if (!tonic_drained(ctx))
 		WRITE_ONCE(tp->write_seq, tp->snd_nxt);
 	tonic_sbuf_purge(sk, ctx);
+	ctx->fin_pending = false;	/* and no FIN */
 	TONIC_INC(detaches);
 }
 
@@ -302,6 +304,12 @@ static int tonic_return_bytes(struct sock *sk, struct tonic_sk *ctx)
 	}
 	tonic_sbuf_release(ctx);
 	TONIC_INC(detaches);
+	/* shutdown(SHUT_WR) waited for the device: the FIN goes after these bytes. */
+	if (ctx->fin_pending) {
+		ctx->fin_pending = false;
+		if (!err)
+			tcp_shutdown(sk, SEND_SHUTDOWN);
+	}
 	if (err) {
 		/*
 		 * TCP could not take every byte (memory): reset now, before
@@ -499,6 +507,8 @@ static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 		tonic_pace(sk, ctx);
 	tonic_tx_ring(sk, ctx);
 	tonic_carve(sk, ctx);
+	if (ctx->fin_pending && tonic_drained(ctx))
+		tonic_handback(sk, ctx, TONIC_SK_SOFTWARE);	/* and the FIN */
 	if (acked || burst)
 		tonic_wake(sk);
 }

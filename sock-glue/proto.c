@@ -131,13 +131,28 @@ static void tonic_splice_eof(struct socket *sock)
 		tcp_splice_eof(sock);
 }
 
-/* shutdown(SHUT_WR): TCP sends the FIN after the bytes handed back to it. */
+/*
+ * shutdown(SHUT_WR): the FIN follows the data.  Bytes the flow holds stay
+ * on the device, which sends them (handing them back here would give TCP
+ * whatever the device had not sent yet: the tail of every transfer, all
+ * of a short one); once they are acked the flow's work hands the socket
+ * back and TCP sends the FIN (tonic_return_bytes).  Until then the socket
+ * is "draining": sends fail with EPIPE as TCP's do.
+ */
 static void tonic_shutdown(struct sock *sk, int how)
 {
 	struct tonic_sk *ctx = tonic_sk(sk);
 
-	if (ctx && (how & SEND_SHUTDOWN))
+	if (ctx && (how & SEND_SHUTDOWN)) {
+		if (ctx->attached && !tonic_drained(ctx) &&
+		    ((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT))) {
+			ctx->fin_pending = true;
+			ctx->state = TONIC_SK_DRAINING;
+			tonic_carve(sk, ctx);	/* nothing more comes: the last bytes now */
+			return;
+		}
 		tonic_handback(sk, ctx, TONIC_SK_SOFTWARE);
+	}
 	tcp_shutdown(sk, how);
 }
 

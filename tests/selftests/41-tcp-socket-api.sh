@@ -39,6 +39,19 @@ XFER_SRV_ARGS="-D 20" ok xfer h1 h2 10.0.0.2 3000000 -r -i
 
 echo "== SHUT_WR half-close (the reply comes back after the FIN)"
 ok xfer h1 h2 10.0.0.2 1000000 -r
+# The device sends what it holds at SHUT_WR, TCP only the FIN after it:
+# on a slow path most of the send buffer is still queued then, and a short
+# transfer may not have been named at all.
+tonic_netem h1 delay 5ms rate 20mbit
+hb=$(glue_stat handback_bytes)
+for sz in 2000000 1000; do
+	ok xfer h1 h2 10.0.0.2 $sz -r -i
+	grep -q "queued $sz acked $sz " /tmp/xfer.cli ||
+		{ echo "FAILED: SHUT_WR: the device did not carry all of $sz bytes"; fails=$((fails + 1)); }
+done
+[ "$(glue_stat handback_bytes)" = "$hb" ] ||
+	{ echo "FAILED: SHUT_WR handed $(($(glue_stat handback_bytes) - hb)) bytes to TCP"; fails=$((fails + 1)); }
+tonic_netem h1 delay 2ms
 echo "== close() with data in flight: every byte, then EOF; close() returns at once"
 tonic_netem h1 delay 20ms rate 50mbit
 for bytes in 4000000 100; do

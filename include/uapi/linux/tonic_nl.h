@@ -33,7 +33,8 @@ enum tonic_flow_owner {
  *   and struct tonic_sock_info's state).
  * @TONIC_SK_SOFTWARE: Running on the kernel's TCP.
  * @TONIC_SK_OFFLOADED: A flow on the Tonic device.
- * @TONIC_SK_DRAINING: Toggle-off requested, waiting for all bytes to be acked.
+ * @TONIC_SK_DRAINING: shutdown(SHUT_WR) with bytes on the device: it sends
+ *   them, and the FIN follows once all are acked.
  * @TONIC_SK_FALLBACK: Could not be offloaded (table full, MD5, urgent data,
  *   ...).
  * @TONIC_SK_PENDING: Offload requested, attaches at the next send.
