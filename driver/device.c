@@ -156,6 +156,7 @@ static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic
 		strscpy(fi->program, df->prog->name, sizeof(fi->program));
 	if (!fi->seg_size)
 		fi->seg_size = df->seg_size;
+	memcpy(fi->param, df->param, sizeof(fi->param));
 	return owner;
 }
 
@@ -206,6 +207,38 @@ static const struct net *tonic_dev_client_net(const struct tonic_flow_client *cl
 	return &init_net;
 }
 
+/*
+ * Program parameter @idx of @flow is now @value, as the admin (netlink,
+ * seen from @net: only that namespace's flows; NULL: any) or the flow's
+ * client asks: on the device first, then in what flow-get shows.
+ * -ENOENT: no such flow (for @net), -EINVAL: bad @idx, -EOPNOTSUPP: the
+ * backend cannot change a live flow.  Any context but hard IRQ.
+ */
+int tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, const struct net *net, u32 idx,
+			     u32 value)
+{
+	struct tonic_flow_info fi;
+	int err = -ENOENT, owner;
+
+	if (idx >= TONIC_PROG_PARAMS)
+		return -EINVAL;
+	if (flow >= dev->max_flows)
+		return -ENOENT;
+	if (!dev->ops->flow_set_param)
+		return -EOPNOTSUPP;
+	spin_lock_bh(&dev->id_lock);
+	if (test_bit(flow, dev->ids) && dev->priv[flow]) {
+		owner = tonic_dev_flow_describe(dev, flow, &fi);
+		if (!net || net_eq(tonic_dev_flow_net(owner, &fi), net))
+			err = dev->ops->flow_set_param(dev, flow, idx, value);
+		if (!err)
+			dev->flows[flow].param[idx] = value;
+	}
+	spin_unlock_bh(&dev->id_lock);
+	return err;
+}
+EXPORT_SYMBOL_GPL(tonic_dev_flow_set_param);
+
 int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
 				const struct tonic_flow_client *client, void *priv, u32 flags,
 				u32 *flow)
@@ -237,6 +270,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	WRITE_ONCE(dev->priv[id], priv);
 	dev->flows[id].prog = cfg->prog;
 	dev->flows[id].seg_size = cfg->seg_size;
+	memcpy(dev->flows[id].param, cfg->param, sizeof(cfg->param));
 	dev->flows[id].flags = flags & TONIC_DEV_FLOW_SELF;
 	dev->flows[id].q = q;
 	WRITE_ONCE(dev->flows[id].client, client);

@@ -29,6 +29,12 @@ struct tonic_dev_ops {
 	/* A control packet (ACK/SACK/ECE/...) for @flow. */
 	int (*incoming)(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);
 	int (*flow_stats)(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
+	/*
+	 * Optional: program parameter @idx of a live flow is now @value (the
+	 * program sees it from its next call).  Called with the device's
+	 * id_lock held (BH off): must not sleep.
+	 */
+	int (*flow_set_param)(struct tonic_dev *dev, u32 flow, u32 idx, u32 value);
 	void (*dev_stats)(struct tonic_dev *dev, struct tonic_core_stats *st);
 	/*
 	 * Optional: the backend's own counters (counters.h), @nctrs of them
@@ -64,6 +70,7 @@ struct tonic_flow_info {
 	u32 owner;			/* TONIC_FLOW_OWNER_SOCKET (0) or _RDMA_QP */
 	char rdma_dev[64];		/* _RDMA_QP: the RDMA device (IB_DEVICE_NAME_MAX) */
 	u32 qpn;			/* ... and the queue pair */
+	u32 param[TONIC_PROG_PARAMS];	/* set by device.c: the program's parameters */
 };
 
 /* The consumer of a flow's output (descriptors and notifications). */
@@ -90,6 +97,7 @@ struct tonic_netq;
 struct tonic_dev_flow {
 	const struct tonic_prog_ops *prog;
 	u32 seg_size;
+	u32 param[TONIC_PROG_PARAMS];	/* as added, then as set */
 	u32 flags;			/* TONIC_DEV_FLOW_SELF */
 	struct tonic_netq *q;		/* the namespace quota it is charged to, or NULL */
 	/* Its client (set before the backend adds it), NULL: dev->client. */
@@ -197,6 +205,8 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 int tonic_dev_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len);
 int tonic_dev_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);
 int tonic_dev_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
+int tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, const struct net *net, u32 idx,
+			     u32 value);
 
 /*
  * A device's counters: its own and its engine's (TONIC_DEVICE_COUNTERS),

@@ -42,6 +42,8 @@ int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int
 		       const struct tonic_flow_info *fi, const struct tonic_flow_stats *st,
 		       u32 reason)
 {
+	int i;
+
 	if (nla_put_string(skb, TONIC_A_FLOW_DEV, dev->name) ||
 	    nla_put_u32(skb, TONIC_A_FLOW_ID, flow) ||
 	    nla_put_u32(skb, TONIC_A_FLOW_OWNER, owner) ||
@@ -92,6 +94,9 @@ int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int
 	    nla_put_u32(skb, TONIC_A_FLOW_HIGHEST_SENT, st->highest_sent) ||
 	    nla_put_u32(skb, TONIC_A_FLOW_TAIL, st->tail))
 		return -EMSGSIZE;
+	for (i = 0; i < TONIC_PROG_PARAMS; i++)
+		if (nla_put_u32(skb, TONIC_A_FLOW_PARAM, fi->param[i]))
+			return -EMSGSIZE;
 	return 0;
 }
 
@@ -206,4 +211,36 @@ out:
 	cb->args[0] = idx;
 	cb->args[1] = flow;
 	return skb->len;
+}
+
+/*
+ * One program parameter of one flow of the requester's namespace (never
+ * another's: the same ENOENT as for no flow at all).
+ */
+int tonic_nl_flow_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct tonic_dev *dev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_FLOW_DEV) ||
+	    GENL_REQ_ATTR_CHECK(info, TONIC_A_FLOW_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, TONIC_A_FLOW_PARAM_INDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, TONIC_A_FLOW_PARAM_VALUE))
+		return -EINVAL;
+	dev = tonic_dev_find(nla_data(tb[TONIC_A_FLOW_DEV]));
+	if (!dev) {
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[TONIC_A_FLOW_DEV], "no such Tonic device");
+		return -ENODEV;
+	}
+	err = tonic_dev_flow_set_param(dev, nla_get_u32(tb[TONIC_A_FLOW_ID]), sock_net(skb->sk),
+				       nla_get_u32(tb[TONIC_A_FLOW_PARAM_INDEX]),
+				       nla_get_u32(tb[TONIC_A_FLOW_PARAM_VALUE]));
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[TONIC_A_FLOW_ID],
+				    "no such flow in this network namespace");
+	else if (err == -EOPNOTSUPP)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[TONIC_A_FLOW_DEV],
+				    "the device cannot change a live flow's parameters");
+	return err;
 }

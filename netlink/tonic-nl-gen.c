@@ -64,8 +64,16 @@ const struct nla_policy tonic_sock_offload_nl_policy[TONIC_A_SOCK_OFFLOAD + 1] =
 	[TONIC_A_SOCK_OFFLOAD] = NLA_POLICY_MAX(NLA_U8, 1),
 };
 
+/* TONIC_CMD_FLOW_SET - do */
+const struct nla_policy tonic_flow_set_nl_policy[TONIC_A_FLOW_PARAM_VALUE + 1] = {
+	[TONIC_A_FLOW_DEV] = { .type = NLA_NUL_STRING, .len = TONIC_DEV_NAME_MAX, },
+	[TONIC_A_FLOW_ID] = NLA_POLICY_MAX(NLA_U32, 2047),
+	[TONIC_A_FLOW_PARAM_INDEX] = NLA_POLICY_MAX(NLA_U32, 3),
+	[TONIC_A_FLOW_PARAM_VALUE] = { .type = NLA_U32, },
+};
+
 /* Ops table for tonic */
-const struct genl_ops tonic_nl_ops[6] = {
+const struct genl_ops tonic_nl_ops[7] = {
 	{
 		.cmd		= TONIC_CMD_DEV_GET,
 		.doit		= tonic_nl_dev_get_doit,
@@ -104,6 +112,13 @@ const struct genl_ops tonic_nl_ops[6] = {
 		.doit		= tonic_nl_sock_offload_doit,
 		.policy		= tonic_sock_offload_nl_policy,
 		.maxattr	= TONIC_A_SOCK_OFFLOAD,
+		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= TONIC_CMD_FLOW_SET,
+		.doit		= tonic_nl_flow_set_doit,
+		.policy		= tonic_flow_set_nl_policy,
+		.maxattr	= TONIC_A_FLOW_PARAM_VALUE,
 		.flags		= GENL_UNS_ADMIN_PERM,
 	},
 };

@@ -23,8 +23,10 @@ extern const struct nla_policy tonic_defaults_set_nl_policy[TONIC_A_DEFAULTS_AUT
 
 extern const struct nla_policy tonic_sock_offload_nl_policy[TONIC_A_SOCK_OFFLOAD + 1];
 
+extern const struct nla_policy tonic_flow_set_nl_policy[TONIC_A_FLOW_PARAM_VALUE + 1];
+
 /* Ops table for tonic */
-extern const struct genl_ops tonic_nl_ops[6];
+extern const struct genl_ops tonic_nl_ops[7];
 
 int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
@@ -34,6 +36,7 @@ int tonic_nl_stats_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_defaults_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_defaults_set_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_sock_offload_doit(struct sk_buff *skb, struct genl_info *info);
+int tonic_nl_flow_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	TONIC_NLGRP_EVENTS,

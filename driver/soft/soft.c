@@ -219,6 +219,17 @@ static int soft_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_st
 	return err;
 }
 
+static int soft_flow_set_param(struct tonic_dev *dev, u32 flow, u32 idx, u32 value)
+{
+	struct tonic_soft *s = to_soft(dev);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	err = tonic_flow_set_param(s->tc, flow, idx, value);
+	spin_unlock_bh(&s->lock);
+	return err;
+}
+
 static void soft_dev_stats(struct tonic_dev *dev, struct tonic_core_stats *st)
 {
 	struct tonic_soft *s = to_soft(dev);
@@ -263,6 +274,7 @@ static const struct tonic_dev_ops soft_ops = {
 	.push		= soft_push,
 	.incoming	= soft_incoming,
 	.flow_stats	= soft_flow_stats,
+	.flow_set_param	= soft_flow_set_param,
 	.dev_stats	= soft_dev_stats,
 	.ctr_read	= soft_ctr_read,
 	.ctr_names	= soft_ctr_names,

@@ -80,7 +80,10 @@ expect "flow show id x: not a number, exit 2" 2 'is not a number' fl sh i x
 expect "flow show bogus: unknown filter" 2 'unknown filter "bogus"' flow show bogus 1
 expect "set s: ambiguous (seg, sub_delay_us)" 2 'setting "s" is ambiguous: seg, sub_delay_us' se s 1
 expect "dev bogus: unknown command" 2 'dev: unknown command "bogus"' dev bogus
-expect "flow s: show (list is another word)" 2 'is not a number' flow s id x
+expect "flow s: ambiguous (show, set)" 2 'flow: command "s" is ambiguous: show, set' flow s id x
+expect "flow sh: show (list is another word)" 2 'is not a number' flow sh id x
+expect "flow set: usage" 2 'flow set: DEV ID param INDEX VALUE' flow set soft0 1 param 2
+expect "flow set: index 0..3" 2 'param index: "4" is not a number in 0..3' flow set soft0 1 param 4 5
 run -V; [ "$RC" = 0 ] && ok "-V" || nok "-V" "$RC $ERR"
 
 if [ $have_mod = 1 ]; then
@@ -91,7 +94,7 @@ if [ $have_mod = 1 ]; then
 else
 	expect "flow show without the module" 1 "$NOMOD" flow show
 	same "tonic fl sh = tonic flow show" fl sh -- flow show
-	same "tonic -j -p -s f s = tonic flow show" -j -p -s f s -- flow show
+	same "tonic -j -p -s f sh = tonic flow show" -j -p -s f sh -- flow show
 	same "tonic -json -pretty -stats flow list i 3 = tonic flow show id 3" \
 		-json -pretty -stats flow list i 3 -- flow show id 3
 	same "tonic se p reno se 1000 de 2 a on = tonic set prog reno ..." se p reno se 1000 de 2 a on -- \

@@ -30,7 +30,7 @@ while :; do
 done
 echo "$OUT"
 assert_eq "socket flow layout" "$(jget '[0]?keys')" \
-	"dev,id,owner,prog,seg_size,state,sub_delay_us,family,local,lport,remote,rport,netns,failed,cwnd,rate_kbps,credit,last_rtt_ns,bytes_sent,segs_sent,segs_rtx,segs_acked,timeouts,nacks,cnps,wnd_start,highest_sent,tail"
+	"dev,id,owner,prog,seg_size,state,sub_delay_us,family,local,lport,remote,rport,netns,failed,cwnd,rate_kbps,credit,last_rtt_ns,bytes_sent,segs_sent,segs_rtx,segs_acked,timeouts,nacks,cnps,wnd_start,highest_sent,tail,param"
 assert_eq "owner" "$(jget '[0].owner')" socket
 assert_eq "local" "$(jget '[0].local')" 10.0.0.1
 assert_eq "remote" "$(jget '[0].remote')" 10.0.0.2
@@ -43,6 +43,21 @@ assert_eq "flow get" "$(jget '[0].lport')" "$lport"
 OUT=$($TONIC -j flow show); assert_eq "init_net sees no socket flow" "$(printf '%s' "$OUT" | grep -c '"owner":"socket"')" 0
 OUT=$(on h2 $TONIC -j flow show); assert_eq "h2 sees none" "$(jget '#')" 0
 expect_err 1 "no such flow" on h2 $TONIC flow show dev "$dev" id "$id"
+
+# A program parameter of the live flow: set by its namespace's admin only.
+OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
+assert_eq "params as added" "$(jget '[0].param#') $(jget '[0].param[1]')" "4 0"
+on h1 $TONIC flow set "$dev" "$id" param 1 77 || ksft_fail "flow set"
+OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
+assert_eq "param 1 after flow set" "$(jget '[0].param[0]') $(jget '[0].param[1]')" "0 77"
+on h1 $TONIC flow show dev "$dev" id "$id" | grep -q "param 0,77,0,0" || ksft_fail "text: param"
+expect_err 1 "no such flow in this network namespace" on h2 $TONIC flow set "$dev" "$id" param 1 5
+expect_err 1 "no such flow in this network namespace" $TONIC flow set "$dev" "$id" param 1 5
+expect_err 1 "no such Tonic device" on h1 $TONIC flow set nosuch "$id" param 1 5
+expect_err 2 "param index" on h1 $TONIC flow set "$dev" "$id" param 4 5
+expect_err 1 "Operation not permitted" $UNPRIV nobody $TONIC flow set "$dev" "$id" param 1 5
+OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
+assert_eq "refused sets changed nothing" "$(jget '[0].param[1]')" 77
 
 # Toggle by 4-tuple: off (drains to software TCP), then on again.
 on h1 $TONIC sock offload off 10.0.0.1 "$lport" 10.0.0.2 5001 || ksft_fail "offload off"

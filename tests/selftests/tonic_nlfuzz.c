@@ -165,13 +165,16 @@ static int resolve(int fd)
 	return -1;
 }
 
-/* A defaults snapshot (raw attribute bytes of the GET reply). */
-static int get_defaults(int fd, char *out, int outlen)
+/*
+ * A defaults snapshot (raw attribute bytes of the GET reply), on a socket
+ * of its own: the fuzzing one may still hold the rest of a dump it left.
+ */
+static int get_defaults(char *out, int outlen)
 {
 	static char rb[BUF];
 	struct nlmsghdr *h;
 	struct msg m;
-	int n, len = -1;
+	int fd = nl_open(), n, len = -1;
 
 	m_init(&m, fam, NLM_F_REQUEST, TONIC_CMD_DEFAULTS_GET, 1);
 	send_msg(fd, &m);
@@ -184,6 +187,7 @@ static int get_defaults(int fd, char *out, int outlen)
 			len = outlen;
 		memcpy(out, (char *)NLMSG_DATA(h) + GENL_HDRLEN, len);
 	}
+	close(fd);
 	return len;
 }
 
@@ -192,7 +196,8 @@ static int max_attr(uint8_t cmd)
 {
 	switch (cmd) {
 	case TONIC_CMD_DEV_GET: return TONIC_A_DEV_MAX;
-	case TONIC_CMD_FLOW_GET: return TONIC_A_FLOW_MAX;
+	case TONIC_CMD_FLOW_GET:
+	case TONIC_CMD_FLOW_SET: return TONIC_A_FLOW_MAX;
 	case TONIC_CMD_STATS_GET: return TONIC_A_STATS_MAX;
 	case TONIC_CMD_DEFAULTS_GET:
 	case TONIC_CMD_DEFAULTS_SET: return TONIC_A_DEFAULTS_MAX;
@@ -277,6 +282,10 @@ static const struct fattr fattrs[] = {
 	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_LOCAL_PORT, K_BE16 },
 	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_REMOTE_PORT, K_BE16 },
 	{ TONIC_CMD_SOCK_OFFLOAD, TONIC_A_SOCK_OFFLOAD, K_U8 },
+	{ TONIC_CMD_FLOW_SET, TONIC_A_FLOW_DEV, K_STR },
+	{ TONIC_CMD_FLOW_SET, TONIC_A_FLOW_ID, K_U32 },
+	{ TONIC_CMD_FLOW_SET, TONIC_A_FLOW_PARAM_INDEX, K_U32 },
+	{ TONIC_CMD_FLOW_SET, TONIC_A_FLOW_PARAM_VALUE, K_U32 },
 };
 
 static void near_valid(struct msg *m, uint8_t cmd)
@@ -335,7 +344,7 @@ static void one(int fd, bool unpriv)
 	if (rnd() % 16 == 0)
 		flags |= rnd() & 0x0f00;
 	m_init(&m, fam, flags, cmd, rnd() % 8 ? 1 : rnd());
-	if (rnd() % 2 && cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) {
+	if (rnd() % 2 && ((cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) || cmd == TONIC_CMD_FLOW_SET)) {
 		if (rnd() % 4 && !(cmd == TONIC_CMD_DEV_GET || cmd == TONIC_CMD_FLOW_GET)) {
 			/* doit-only commands: drop the dump flag most of the time */
 			((struct nlmsghdr *)m.buf)->nlmsg_flags &= ~NLM_F_DUMP;
@@ -382,14 +391,16 @@ static void one(int fd, bool unpriv)
 		printf("# bogus error %d\n", err);
 		bad++;
 	}
-	if (unpriv && !dump && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_SOCK_OFFLOAD) &&
+	if (unpriv && !dump && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_SOCK_OFFLOAD ||
+				cmd == TONIC_CMD_FLOW_SET) &&
 	    err != -EPERM && err != -EINVAL && err != -EOPNOTSUPP) {
 		/* Malformed headers may be refused before the permission check. */
 		printf("# unprivileged cmd %u got %d, not EPERM\n", cmd, err);
 		eperm_bad++;
 	}
-	if (unpriv && err == 0 && cmd == TONIC_CMD_DEFAULTS_SET && !dump) {
-		printf("# unprivileged DEFAULTS_SET succeeded\n");
+	if (unpriv && err == 0 && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_FLOW_SET) &&
+	    !dump) {
+		printf("# unprivileged cmd %u succeeded\n", cmd);
 		eperm_bad++;
 	}
 }
@@ -420,7 +431,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tonic_nlfuzz: family \"tonic\" not found\n");
 		return 1;
 	}
-	lb = get_defaults(fd, before, sizeof(before));
+	lb = get_defaults(before, sizeof(before));
 	for (i = 0; i < count; i++) {
 		one(fd, unpriv);
 		if (rnd() % 64 == 0 || bad) {
@@ -430,7 +441,7 @@ int main(int argc, char **argv)
 		if (bad > 10)
 			break;
 	}
-	la = get_defaults(fd, after, sizeof(after));
+	la = get_defaults(after, sizeof(after));
 	printf("# sent %lu, answered %lu (%lu ok)", sent, acked, oks);
 	for (e = 1; e < 4096; e++)
 		if (errors_seen[e])

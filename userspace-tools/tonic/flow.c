@@ -43,6 +43,32 @@ static void addr_str(struct nlattr *a, int af, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
+/* The repeated TONIC_A_FLOW_PARAM, in order: JSON an array, text "param A,B,C,D". */
+static void params_print(void)
+{
+	struct nlmsghdr *nlh = tn_cur_msg();
+	char text[4 * 11 + 1] = "";
+	struct nlattr *a;
+	size_t n = 0;
+	int rem;
+
+	if (!nlh)
+		return;
+	out_key_array("param");
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		if (nla_type(a) != TONIC_A_FLOW_PARAM)
+			continue;
+		if (json)
+			out_array_u64(tn_u32(a));
+		else if (n < sizeof(text))
+			n += snprintf(text + n, sizeof(text) - n, "%s%u", n ? "," : "", tn_u32(a));
+	}
+	if (json)
+		out_end_array();
+	else if (n)
+		out_str("param", text);
+}
+
 void flow_print(struct nlattr **tb, const char *event)
 {
 	uint32_t owner = tn_u32(tb[TONIC_A_FLOW_OWNER]);
@@ -111,6 +137,8 @@ void flow_print(struct nlattr **tb, const char *event)
 		out_u64("highest_sent", tn_u32(tb[TONIC_A_FLOW_HIGHEST_SENT]));
 		out_u64("tail", tn_u32(tb[TONIC_A_FLOW_TAIL]));
 	}
+	if (tb[TONIC_A_FLOW_PARAM])
+		params_print();
 	out_end_object();
 	if (!json)
 		out_text("\n");
@@ -141,13 +169,47 @@ static int flow_reply(struct nlattr **tb, int cmd, void *arg)
 	return 0;
 }
 
+struct flow_set_req {
+	const char *dev;
+	uint32_t id, idx, value;
+};
+
+static int flow_set_build(struct nl_msg *msg, void *arg)
+{
+	struct flow_set_req *r = arg;
+
+	if (nla_put_string(msg, TONIC_A_FLOW_DEV, r->dev) ||
+	    nla_put_u32(msg, TONIC_A_FLOW_ID, r->id) ||
+	    nla_put_u32(msg, TONIC_A_FLOW_PARAM_INDEX, r->idx) ||
+	    nla_put_u32(msg, TONIC_A_FLOW_PARAM_VALUE, r->value))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* tonic flow set DEV ID param INDEX VALUE */
+static int flow_set(int argc, char **argv)
+{
+	static const struct word keys[] = { { "param", 0 }, { NULL, 0 } };
+	struct flow_set_req r;
+
+	if (argc != 5 || match_word("flow set: key", argv[2], keys) < 0)
+		usage_error("flow set: DEV ID param INDEX VALUE");
+	r.dev = argv[0];
+	if (parse_u32("flow id", argv[1], UINT32_MAX, &r.id) ||
+	    parse_u32("param index", argv[3], TONIC_PROG_PARAMS - 1, &r.idx) ||
+	    parse_u32("param value", argv[4], UINT32_MAX, &r.value))
+		return EXIT_USAGE;
+	return tn_request("flow set", TONIC_CMD_FLOW_SET, false, TONIC_A_FLOW_MAX, flow_set_build,
+			  NULL, &r);
+}
+
 int cmd_flow(int argc, char **argv)
 {
 	struct flow_filter f = { 0 };
 	int err;
 
 	static const struct word cmds[] = {
-		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { NULL, 0 }
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { "set", 2 }, { NULL, 0 }
 	};
 	enum { F_DEV, F_PROG, F_ID, F_NETNS };
 	static const struct word filters[] = {
@@ -162,8 +224,11 @@ int cmd_flow(int argc, char **argv)
 			argv++;
 			break;
 		case 1:
-			printf("Usage: tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n");
+			printf("Usage: tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n"
+			       "       tonic flow set DEV ID param INDEX VALUE\n");
 			return 0;
+		case 2:
+			return flow_set(argc - 1, argv + 1);
 		default:
 			usage_error("flow: unknown command \"%s\" (try: tonic flow show)", argv[0]);
 		}

@@ -254,6 +254,16 @@ void out_array_str(const char *v)
 	jstr(v);
 }
 
+void out_array_u64(uint64_t v)
+{
+	if (!json) {
+		out_text("%" PRIu64 " ", v);
+		return;
+	}
+	sep();
+	printf("%" PRIu64, v);
+}
+
 void out_newline(void)
 {
 	if (json && depth == 0) {

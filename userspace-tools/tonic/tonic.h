@@ -57,6 +57,7 @@ void out_bool(const char *key, bool v);
 void out_onoff(const char *key, bool v);	/* text: on/off; JSON: true/false */
 void out_text(const char *fmt, ...) __attribute__((format(printf, 1, 2)));	/* text mode only */
 void out_array_str(const char *v);
+void out_array_u64(uint64_t v);
 void out_newline(void);	/* JSON: newline after a top-level value */
 void out_flush(void);
 
