@@ -42,11 +42,13 @@ while :; do
 done
 echo "$OUT" | head -c 600; echo
 assert_eq "device flow layout" "$(jget '[0]?keys')" \
-	"dev,id,owner,prog,seg_size,failed,cwnd,rate_kbps,credit,last_rtt_ns,bytes_sent,segs_sent,segs_rtx,segs_acked,timeouts,nacks,cnps,wnd_start,highest_sent,tail"
+	"dev,id,owner,prog,seg_size,failed,cwnd,rate_kbps,credit,last_rtt_ns,bytes_sent,segs_sent,segs_rtx,segs_acked,timeouts,nacks,cnps,wnd_start,highest_sent,tail,param"
 assert_eq "owner" "$(jget '[0].owner')" device
 assert_eq "prog" "$(jget '[0].prog')" newreno
 assert_eq "seg_size" "$(jget '[0].seg_size')" 1448
 id=$(jget '[0].id')
+# The PCIe Tonic has no way to change a live flow's parameters: it says so.
+expect_err 1 "cannot change a live flow" $TONIC flow set "$name" "$id" param 0 1
 $TONIC flow show dev "$name" id "$id" || echo "(flow $id already gone)"
 jrun flow show prog newreno
 jrun flow show prog sack
