@@ -17,6 +17,7 @@
 #include "driver/device.h"
 #include "driver/pci/tonic_pci.h"
 #include "driver/admin.h"
+#include "driver/registry.h"
 #include "netlink/nl.h"
 #include "sock-glue/glue.h"
 
@@ -36,6 +37,9 @@ static int __init tonic_init(void)
 
 	if (!max_flows || max_flows > TONIC_MAX_FLOWS)
 		return -EINVAL;
+	err = tonic_programs_init();
+	if (err)
+		return err;
 	err = tonic_glue_init();
 	if (err)
 		return err;

@@ -13,6 +13,7 @@
 #include "tonic.h"
 #include "pernet.h"
 #include "quota.h"
+#include "registry.h"
 
 DEFINE_SEQLOCK(tonic_defaults_lock);
 static unsigned int tonic_net_id __read_mostly;
@@ -39,17 +40,36 @@ bool tonic_defaults_auto_offload(const struct net *net)
 	return READ_ONCE(tonic_net(net)->d.auto_offload);
 }
 
-int tonic_defaults_set(const struct net *net, const struct tonic_defaults *d)
+/* All of @tn's defaults, or (@d NULL) only the program, which is @name. */
+static int tonic_defaults_store(struct tonic_net *tn, const struct tonic_defaults *d,
+				const char *name)
 {
-	struct tonic_net *tn = tonic_net(net);
+	const struct tonic_prog_ops *p, *old;
 
-	if (strnlen(d->program, sizeof(d->program)) >= sizeof(d->program) ||
-	    !tonic_prog_find(d->program))
+	if (strnlen(name, TONIC_PROG_NAME_MAX) >= TONIC_PROG_NAME_MAX)
+		return -ENOENT;
+	p = tonic_program_get(name);
+	if (!p)
 		return -ENOENT;
 	write_seqlock_bh(&tonic_defaults_lock);
-	tn->d = *d;
+	if (d)
+		tn->d = *d;
+	strscpy(tn->d.program, p->name, sizeof(tn->d.program));
+	old = tn->prog;
+	tn->prog = p;
 	write_sequnlock_bh(&tonic_defaults_lock);
+	tonic_program_put(old);
 	return 0;
+}
+
+int tonic_defaults_set(const struct net *net, const struct tonic_defaults *d)
+{
+	return tonic_defaults_store(tonic_net(net), d, d->program);
+}
+
+int tonic_defaults_program(struct tonic_net *tn, const char *name)
+{
+	return tonic_defaults_store(tn, NULL, name);
 }
 
 static int __net_init tonic_net_init(struct net *net)
@@ -64,12 +84,23 @@ static int __net_init tonic_net_init(struct net *net)
 	} else {
 		tonic_defaults_get(&init_net, &tn->d);
 	}
+	tn->prog = tonic_program_get(tn->d.program);
+	if (!tn->prog) {
+		/* init_net's default changed, and its module went, meanwhile. */
+		strscpy(tn->d.program, TONIC_DEFAULT_PROGRAM, sizeof(tn->d.program));
+		tn->prog = tonic_program_get(TONIC_DEFAULT_PROGRAM);
+	}
 	err = tonic_netq_init(net, tn);
 	if (err)
-		return err;
+		goto err_prog;
 	err = tonic_sysctl_register(net, tn);
 	if (err)
-		tonic_netq_exit(tn);
+		goto err_netq;
+	return 0;
+err_netq:
+	tonic_netq_exit(tn);
+err_prog:
+	tonic_program_put(tn->prog);
 	return err;
 }
 
@@ -79,6 +110,7 @@ static void __net_exit tonic_net_exit(struct net *net)
 
 	tonic_sysctl_unregister(tn);
 	tonic_netq_exit(tn);
+	tonic_program_put(tn->prog);
 }
 
 static struct pernet_operations tonic_net_ops = {

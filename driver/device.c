@@ -19,6 +19,7 @@
 #include <uapi/linux/tonic.h>
 #include "device.h"
 #include "program.h"
+#include "registry.h"
 #include "quota.h"
 #include <trace/events/tonic.h>
 
@@ -268,6 +269,8 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	}
 	__set_bit(id, dev->ids);
 	WRITE_ONCE(dev->priv[id], priv);
+	/* The flow's own reference: its program outlives the caller's. */
+	tonic_program_hold(cfg->prog);
 	dev->flows[id].prog = cfg->prog;
 	dev->flows[id].seg_size = cfg->seg_size;
 	memcpy(dev->flows[id].param, cfg->param, sizeof(cfg->param));
@@ -281,9 +284,11 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 		spin_lock_bh(&dev->id_lock);
 		WRITE_ONCE(dev->priv[id], NULL);
 		__clear_bit(id, dev->ids);
+		dev->flows[id].prog = NULL;
 		dev->flows[id].q = NULL;
 		WRITE_ONCE(dev->flows[id].client, NULL);
 		spin_unlock_bh(&dev->id_lock);
+		tonic_program_put(cfg->prog);
 		tonic_netq_uncharge_put(q);
 		return err;
 	}
@@ -304,6 +309,7 @@ EXPORT_SYMBOL_GPL(tonic_dev_flow_attach_flags);
 
 void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 {
+	const struct tonic_prog_ops *prog;
 	struct tonic_flow_info fi;
 	struct tonic_netq *q;
 	tonic_dev_event_fn hook;
@@ -323,13 +329,16 @@ void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 	dev->ops->flow_remove(dev, flow);
 	spin_lock_bh(&dev->id_lock);
 	q = test_bit(flow, dev->ids) ? dev->flows[flow].q : NULL;
+	prog = test_bit(flow, dev->ids) ? dev->flows[flow].prog : NULL;
 	WRITE_ONCE(dev->priv[flow], NULL);
 	__clear_bit(flow, dev->ids);
+	dev->flows[flow].prog = NULL;
 	dev->flows[flow].flags = 0;
 	dev->flows[flow].q = NULL;
 	WRITE_ONCE(dev->flows[flow].client, NULL);
 	spin_unlock_bh(&dev->id_lock);
 	tonic_netq_uncharge_put(q);
+	tonic_program_put(prog);
 	if (hook)
 		hook(dev, flow, TONIC_DEV_EV_DEL, owner, &fi, 0);
 }
@@ -391,22 +400,16 @@ struct tonic_dev *tonic_dev_find(const char *name)
 	return found;
 }
 
-/* A program of the host's registry by name, NULL if none (for other modules). */
-const struct tonic_prog_ops *tonic_dev_prog_find(const char *name)
+bool tonic_dev_prog_name(struct tonic_dev *dev, u32 idx, char name[16])
 {
-	return tonic_prog_find(name);
-}
-EXPORT_SYMBOL_GPL(tonic_dev_prog_find);
+	const char *p;
 
-const char *tonic_dev_prog_name(struct tonic_dev *dev, u32 idx)
-{
-	const struct tonic_prog_ops *const *list;
-	u32 n;
-
-	if (dev->ops->prog_name)
-		return dev->ops->prog_name(dev, idx);
-	list = tonic_prog_list(&n);
-	return idx < n ? list[idx]->name : NULL;
+	if (!dev->ops->prog_name)
+		return tonic_program_name(idx, name);
+	p = dev->ops->prog_name(dev, idx);
+	if (p)
+		strscpy(name, p, 16);
+	return p;
 }
 
 u32 tonic_dev_flows_in_use(struct tonic_dev *dev)

@@ -222,7 +222,6 @@ struct tonic_dev_counters {
 };
 /* Snapshot them (the engine's through ops->dev_stats).  Does not sleep. */
 void tonic_dev_counters(struct tonic_dev *dev, struct tonic_dev_counters *c);
-const struct tonic_prog_ops *tonic_dev_prog_find(const char *name);
 /*
  * Backend side: the device declared @flow failed (TONIC_NOTE_FAILED, @reason
  * its value); call with the lock under which the backend delivers notes
@@ -246,8 +245,8 @@ struct tonic_dev *tonic_dev_find(const char *name);
  */
 int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, const struct net *net,
 			struct tonic_flow_info *fi, struct tonic_flow_stats *st);
-/* Program @idx of @dev (ops->prog_name or the registry), NULL past the end. */
-const char *tonic_dev_prog_name(struct tonic_dev *dev, u32 idx);
+/* Program @idx of @dev (ops->prog_name or the registry) into @name; false past the end. */
+bool tonic_dev_prog_name(struct tonic_dev *dev, u32 idx, char name[16]);
 
 /* Backends. */
 struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps);

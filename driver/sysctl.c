@@ -49,12 +49,7 @@ static int tonic_sysctl_prog(struct ctl_table *ctl, int write, void *buffer, siz
 	ret = proc_dostring(&tbl, write, buffer, lenp, ppos);
 	if (!write || ret)
 		return ret;
-	if (!tonic_prog_find(val))
-		return -ENOENT;
-	write_seqlock_bh(&tonic_defaults_lock);
-	strscpy(tn->d.program, val, sizeof(tn->d.program));
-	write_sequnlock_bh(&tonic_defaults_lock);
-	return 0;
+	return tonic_defaults_program(tn, val);
 }
 
 static int tonic_sysctl_num(struct ctl_table *ctl, int write, void *buffer, size_t *lenp,

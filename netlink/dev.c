@@ -7,11 +7,12 @@
  */
 #include "nl.h"
 #include "../driver/device.h"
+#include "../driver/admin.h"
 
 static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 portid, u32 seq,
 			     int flags, bool host)
 {
-	const char *prog;
+	char prog[TONIC_PROG_NAME_MAX];
 	void *hdr;
 	u32 i;
 
@@ -34,7 +35,7 @@ static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 por
 		goto cancel;
 	if (dev == tonic_dev_default() && nla_put_flag(skb, TONIC_A_DEV_DEFAULT))
 		goto cancel;
-	for (i = 0; (prog = tonic_dev_prog_name(dev, i)); i++)
+	for (i = 0; tonic_dev_prog_name(dev, i, prog); i++)
 		if (nla_put_string(skb, TONIC_A_DEV_PROGRAM, prog))
 			goto cancel;
 	genlmsg_end(skb, hdr);

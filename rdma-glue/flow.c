@@ -15,42 +15,48 @@
 #include <linux/moduleparam.h>
 #include <uapi/linux/tonic.h>
 #include "program.h"
+#include "../driver/registry.h"
 #include "tonic_rdma.h"
 
 /*
- * A program with IB RC reliability: go-back-N on NACK and timeout, no
- * selective acks (rc; dcqcn and ibcc add rate control on CNPs).
+ * The program of new QPs' flows, by name as net.tonic.program: a program
+ * module is held only while a flow runs it.  Default rc, IB RC
+ * reliability: go-back-N on NACK and timeout, no selective acks (dcqcn and
+ * ibcc add rate control on CNPs).
  */
-static const struct tonic_prog_ops *trd_flow_prog;	/* NULL: rc */
+static char trd_flow_prog[TONIC_PROG_NAME_MAX] = "rc";
+static DEFINE_SPINLOCK(trd_flow_prog_lock);
 
 /*
  * Checked when written, as net.ipv4.tcp_congestion_control is: an unknown
  * name is refused, and "echo dcqcn >" works (the newline is not part of
- * the name).  A program lives as long as tonic.ko, which we depend on, so
- * readers only need the pointer.
+ * the name).
  */
 static int trd_flow_prog_set(const char *val, const struct kernel_param *kp)
 {
-	char name[16];			/* as tonic_sock_info.program */
-	const struct tonic_prog_ops *prog;
+	char name[TONIC_PROG_NAME_MAX];
 	size_t len = strcspn(val, "\n");
 
 	if (!len || len >= sizeof(name))
 		return -EINVAL;
 	memcpy(name, val, len);
 	name[len] = 0;
-	prog = tonic_dev_prog_find(name);
-	if (!prog)
+	if (!tonic_program_exists(name))
 		return -ENOENT;
-	WRITE_ONCE(trd_flow_prog, prog);
+	spin_lock(&trd_flow_prog_lock);
+	strscpy(trd_flow_prog, name, sizeof(trd_flow_prog));
+	spin_unlock(&trd_flow_prog_lock);
 	return 0;
 }
 
 static int trd_flow_prog_get(char *buf, const struct kernel_param *kp)
 {
-	const struct tonic_prog_ops *prog = READ_ONCE(trd_flow_prog);
+	char name[TONIC_PROG_NAME_MAX];
 
-	return sysfs_emit(buf, "%s\n", prog ? prog->name : "rc");
+	spin_lock(&trd_flow_prog_lock);
+	strscpy(name, trd_flow_prog, sizeof(name));
+	spin_unlock(&trd_flow_prog_lock);
+	return sysfs_emit(buf, "%s\n", name);
 }
 
 static const struct kernel_param_ops trd_flow_prog_ops = {
@@ -158,6 +164,7 @@ u32 trd_psn_to_seg(const struct trd_qp *qp, u32 psn)
 int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 {
 	struct tonic_dev *tdev = tonic_dev_default();
+	char name[TONIC_PROG_NAME_MAX];
 	struct tonic_flow_cfg cfg = {};
 	unsigned long flags;
 	u64 rto_ns;
@@ -166,7 +173,11 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 
 	if (!tdev)
 		return -ENODEV;
-	cfg.prog = READ_ONCE(trd_flow_prog) ?: tonic_dev_prog_find("rc");
+	spin_lock(&trd_flow_prog_lock);
+	strscpy(name, trd_flow_prog, sizeof(name));
+	spin_unlock(&trd_flow_prog_lock);
+	/* Ours until the flow holds it (its module may have gone since). */
+	cfg.prog = tonic_program_get(name);
 	if (!cfg.prog)
 		return -ENOENT;
 	cfg.seg_size = qp->mtu;
@@ -187,6 +198,7 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	qp->flow_failed = false;
 	spin_unlock_irqrestore(&qp->txq_lock, flags);
 	err = tonic_dev_flow_attach_flags(tdev, &cfg, &trd_flow_client, qp, 0, &flow);
+	tonic_program_put(cfg.prog);
 	if (err)
 		return err;
 	spin_lock_irqsave(&qp->lock, flags);

@@ -8,6 +8,7 @@
 #include <linux/uaccess.h>
 #include <net/tcp.h>
 #include "glue.h"
+#include "../driver/registry.h"
 
 static int tonic_reattach(struct sock *sk, struct tonic_sk *ctx)
 {
@@ -23,7 +24,7 @@ static int tonic_reattach(struct sock *sk, struct tonic_sk *ctx)
 static int tonic_do_setsockopt(struct sock *sk, struct tonic_sk *ctx, int optname,
 			       sockptr_t optval, unsigned int optlen)
 {
-	const struct tonic_prog_ops *prog;
+	const struct tonic_prog_ops *prog, *old;
 	char name[16];
 	int val, err;
 
@@ -33,12 +34,17 @@ static int tonic_do_setsockopt(struct sock *sk, struct tonic_sk *ctx, int optnam
 		memset(name, 0, sizeof(name));
 		if (copy_from_sockptr(name, optval, min_t(unsigned int, optlen, sizeof(name) - 1)))
 			return -EFAULT;
-		prog = tonic_prog_find(name);
+		prog = tonic_program_get(name);
 		if (!prog)
 			return -ENOENT;
 		err = tonic_reattach(sk, ctx);
-		if (!err)
-			ctx->prog = prog;
+		if (!err) {
+			old = ctx->prog;
+			WRITE_ONCE(ctx->prog, prog);
+			prog = old;
+		}
+		/* The one the socket no longer uses, or the new one on error. */
+		tonic_program_put(prog);
 		return err;
 	}
 	if (optlen < sizeof(int))

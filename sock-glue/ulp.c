@@ -18,6 +18,7 @@
 #include <net/tcp.h>
 #include "glue.h"
 #include "../driver/admin.h"
+#include "../driver/registry.h"
 
 struct tonic_glue_stats tonic_gstats;
 
@@ -31,6 +32,7 @@ void tonic_sk_put(struct tonic_sk *ctx)
 	if (!refcount_dec_and_test(&ctx->ref))
 		return;
 	WARN_ON_ONCE(ctx->attached);
+	tonic_program_put(ctx->prog);
 	xa_destroy(&ctx->pages);
 	kvfree(ctx->ring);
 	call_rcu(&ctx->rcu, tonic_sk_free_rcu);
@@ -66,15 +68,15 @@ int tonic_sk_install(struct sock *sk, gfp_t gfp)
 	INIT_WORK(&ctx->work, tonic_flow_work);
 	tonic_carve_init(ctx);
 	tonic_defaults_get(sock_net(sk), &d);
-	ctx->prog = tonic_prog_find(d.program);
-	if (!ctx->prog)
-		ctx->prog = tonic_prog_find(TONIC_DEFAULT_PROGRAM);
+	/* The default's module may have gone since it was chosen. */
+	ctx->prog = tonic_program_get(d.program) ?: tonic_program_get(TONIC_DEFAULT_PROGRAM);
 	ctx->cfg_seg = d.seg_size;
 	ctx->sub_delay_us = d.sub_delay_us;
 	ctx->want = true;
 	ctx->state = TONIC_SK_PENDING;
 	err = tonic_proto_install(sk, ctx);
 	if (err) {
+		tonic_program_put(ctx->prog);
 		kfree(ctx);
 		return err;
 	}

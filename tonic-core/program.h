@@ -96,6 +96,11 @@ struct tonic_prog_ctx {
  */
 struct tonic_prog_ops {
 	const char *name;
+	/*
+	 * The kernel module that provides the program (THIS_MODULE), held
+	 * while a flow or socket uses it; NULL for the built-ins.
+	 */
+	struct module *owner;
 	enum tonic_credit_scheme credit;
 	u16 user_size;			/* bytes of user state, within the scheme's budget */
 	enum tonic_prio prio;

@@ -61,6 +61,17 @@ on() {
 	$IP netns exec "$h" "$@"
 }
 
+# wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds, for up
+# to SECONDS (times TONIC_TIMEOUT_SCALE); the status of its last run.
+wait_until() {
+	_w=$(($1 * 10 * TONIC_TIMEOUT_SCALE)); shift
+	while ! "$@"; do
+		_w=$((_w - 1))
+		[ $_w -le 0 ] && { "$@"; return; }
+		sleep 0.1
+	done
+}
+
 # ksft_fail MSG: print a diagnostic and exit as a failure.
 ksft_fail() {
 	echo "FAIL: $*"

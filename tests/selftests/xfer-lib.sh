@@ -11,15 +11,8 @@ xfer() {
 	_from=$1 _to=$2 _addr=$3 _bytes=$4
 	shift 4
 	XFER_PORT=$((XFER_PORT + 1))
-	# The background job truncates the file only when it starts: without
-	# this, the previous server's "listening" lets the client in too early.
-	rm -f /tmp/xfer.srv
-	on "$_to" tonic_xfer -s $XFER_PORT $XFER_SRV_ARGS > /tmp/xfer.srv 2>&1 &
-	_srv=$!
-	_i=0
-	while ! grep -q listening /tmp/xfer.srv 2>/dev/null && [ $_i -lt $((50 * TONIC_TIMEOUT_SCALE)) ]; do
-		sleep 0.1; _i=$((_i + 1))
-	done
+	xfer_server "$_to" $XFER_PORT /tmp/xfer.srv $XFER_SRV_ARGS
+	_srv=$XFER_SRV_PID
 	on "$_from" /usr/bin/timeout "${XFER_TIMEOUT:-$((120 * TONIC_TIMEOUT_SCALE))}" \
 		tonic_xfer -c "$_addr" $XFER_PORT "$_bytes" "$@" > /tmp/xfer.cli 2>&1
 	_rc=$?
@@ -32,6 +25,20 @@ xfer() {
 		sed 's/^/  server: /' /tmp/xfer.srv
 	fi
 	return $_rc
+}
+
+# xfer_server HOST PORT FILE [tonic_xfer server options...]: a receiver
+# on HOST:PORT in the background, its output in FILE, its pid in
+# XFER_SRV_PID; returns once it listens (status 1 if it never does).
+xfer_server() {
+	_h=$1 _p=$2 _f=$3
+	shift 3
+	# The background job truncates the file only when it starts: without
+	# this, an earlier server's "listening" lets the client in too early.
+	rm -f "$_f"
+	on "$_h" tonic_xfer -s "$_p" "$@" > "$_f" 2>&1 &
+	XFER_SRV_PID=$!
+	wait_until 5 grep -q listening "$_f" 2>/dev/null
 }
 
 # glue_stat NAME: one counter of /sys/kernel/debug/tonic/stats.
