@@ -64,6 +64,12 @@ run_tests() {
 		137) echo "not ok $i $t # killed after ${limit}s" ;;
 		*) echo "not ok $i $t # exit $rc" ;;
 		esac
+		# A killed test ran no exit trap: its cleanup (lib.sh), here.
+		if [ "$rc" = 137 ]; then
+			if grep -q rdma-lib.sh "/tests/$t"; then lib=rdma-lib.sh; else lib=lib.sh; fi
+			/bin/sh -c ". /tests/$lib; [ $lib = lib.sh ] || rdma_teardown" < /dev/null 2>&1 |
+				while IFS= read -r l; do echo "# cleanup: $l"; done
+		fi
 	done < /tests/LIST
 }
 

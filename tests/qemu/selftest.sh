@@ -36,6 +36,14 @@ check "both tests passed by themselves" "grep -q '^ok 2 warn.sh' $T"
 check "the splat is reported" "grep -q '^not ok .* no kernel splat' $T && grep -q 'WARNING:' $T"
 check "the W taint is reported" "grep -q '^not ok .* kernel taint' $T"
 
+run hs-clean "$S/leaky.sh" "$S/clean.sh" "$S/leaky-hang.sh" "$S/clean.sh"
+T=$B/results/hs-clean.tap
+check "a failing test's exit status survives its cleanup" "grep -q '^not ok 1 leaky.sh # exit 3' $T"
+check "what a failed test left (module, namespace, jobs) is gone before the next" \
+	"grep -q '^ok 2 clean.sh' $T"
+check "... also after a test its time limit killed" \
+	"grep -q '^not ok 3 leaky-hang.sh # killed' $T && grep -q '^ok 4 clean.sh' $T"
+
 run hs-stuck --timeout 25 "$S/stuck.sh"
 rc=$?
 T=$B/results/hs-stuck.tap

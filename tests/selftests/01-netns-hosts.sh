@@ -11,7 +11,7 @@ rtt=$(on h1 ping -c 3 -i 0.2 10.0.0.2 | sed -n 's|.*= [0-9.]*/\([0-9]*\).*|\1|p'
 echo "rtt with 20ms netem: ${rtt}ms"
 [ "${rtt:-0}" -ge 20 ] || ksft_fail "netem delay not applied (rtt ${rtt}ms)"
 on h2 $IPERF -s -1 -D
-sleep 0.5
+wait_listen h2 5201 || ksft_fail "no iperf3 server on h2:5201"
 on h1 $IPERF -c 10.0.0.2 -t 2 -J > /tmp/iperf.json || ksft_fail "iperf3"
 grep -q '"bits_per_second"' /tmp/iperf.json || ksft_fail "iperf3 output"
 tonic_hosts_del

@@ -8,7 +8,7 @@ tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic || ksft_fail "sysctl tonic"
 on h2 $IPERF -s -D -p 5201
-sleep 0.5
+wait_listen h2 5201 || ksft_fail "no iperf3 server on h2:5201"
 on h1 $IPERF -c 10.0.0.2 -t 3 -p 5201 > /tmp/ip4.txt 2>&1 & p=$!
 sleep 1.5
 on h1 $SS -tni | tee /tmp/ss.txt | head -20

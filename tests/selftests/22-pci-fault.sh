@@ -19,7 +19,7 @@ tonic_hosts 2 || ksft_fail "tonic_hosts"
 tonic_netem h1 delay 5ms rate 20mbit
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T || ksft_fail "mount tracefs"
-trap 'echo 0 > $T/events/tonic/enable; echo > $T/trace' EXIT
+tonic_atexit 'echo 0 > $T/events/tonic/enable; echo > $T/trace'
 for e in tonic_sock_fail tonic_sock_attach tonic_sock_handback; do
 	echo 1 > $T/events/tonic/$e/enable || ksft_fail "enable tonic:$e"
 done
@@ -37,8 +37,7 @@ fault_xfer() {	# fault_xfer FAULT PORT
 	f0=$(pci_info failovers)
 	a0=$(on h1 $TONIC -j stats | $J .netns.flows_added)
 	echo > $T/trace
-	on h2 tonic_xfer -s "$2" > /tmp/srv.$2 2>&1 &
-	sleep 0.3
+	xfer_server h2 "$2" /tmp/srv.$2 || ksft_fail "no server on h2:"$2""
 	on h1 tonic_xfer -c 10.0.0.2 "$2" 6000000 -C tonic > /tmp/cli.$2 2>&1 & c=$!
 	sleep 1.5
 	echo "injecting: $1 (device state $(pci_info state), $(pci_info descriptors) descriptors)"
@@ -67,8 +66,7 @@ fault_xfer() {	# fault_xfer FAULT PORT
 fault_xfer die 7101
 fault_xfer garbage 7102
 # Back in service: offload works again.
-on h2 tonic_xfer -s 7103 > /tmp/srv.7103 2>&1 &
-sleep 0.3
+xfer_server h2 7103 /tmp/srv.7103 || ksft_fail "no server on h2:7103"
 d0=$(pci_info descriptors)
 on h1 tonic_xfer -c 10.0.0.2 7103 1000000 -C tonic || ksft_fail "transfer after recovery"
 wait

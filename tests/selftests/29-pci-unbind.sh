@@ -14,8 +14,7 @@ bdf=$(basename "$PCI_DEV")
 if grep -qw tonic /proc/sys/net/ipv4/tcp_available_congestion_control; then
 	tonic_hosts 2 || ksft_fail "tonic_hosts"
 	tonic_netem h1 delay 5ms rate 20mbit
-	on h2 tonic_xfer -s 7201 > /tmp/srv 2>&1 &
-	sleep 0.3
+	xfer_server h2 7201 /tmp/srv || ksft_fail "no server on h2:7201"
 	on h1 tonic_xfer -c 10.0.0.2 7201 4000000 -C tonic > /tmp/cli 2>&1 & c=$!
 	sleep 1
 	echo "$bdf" > /sys/bus/pci/drivers/tonic_pci/unbind || ksft_fail "unbind"

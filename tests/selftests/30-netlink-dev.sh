@@ -80,7 +80,7 @@ $MODPROBE -r tonic || ksft_fail "unload"
 # Resolving the family would load the module again (its alias; see
 # 38-module-autoload.sh): with no modprobe to call, the CLI says it is missing.
 mp=$(cat /proc/sys/kernel/modprobe)
-trap 'echo "$mp" > /proc/sys/kernel/modprobe' EXIT
+tonic_atexit 'echo "$mp" > /proc/sys/kernel/modprobe'
 echo /bin/false > /proc/sys/kernel/modprobe
 expect_err 1 "is the tonic module loaded" $TONIC dev show
 echo "$mp" > /proc/sys/kernel/modprobe

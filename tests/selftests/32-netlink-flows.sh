@@ -23,7 +23,7 @@ $TONIC flow show || ksft_fail "text flow show"
 # A TCP connection h1 -> h2 to look up.
 tonic_hosts 2 || ksft_fail "hosts"
 on h2 $IPERF -s -D -1 || ksft_fail "iperf3 server"
-sleep 0.5
+wait_listen h2 5201 || ksft_fail "no iperf3 server on h2:5201"
 on h1 $IPERF -c 10.0.0.2 -t 6 > /dev/null 2>&1 &
 i=0
 while :; do

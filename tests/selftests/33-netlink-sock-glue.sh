@@ -17,8 +17,7 @@ on h1 $TONIC -j monitor > /tmp/mon.json 2>/tmp/mon.err &
 mon=$!
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic 2>/dev/null ||
 	echo tonic > /dev/null
-on h2 /usr/bin/tonic_xfer -s 5001 > /dev/null &
-sleep 0.5
+xfer_server h2 5001 /tmp/srv.5001 || ksft_fail "no server on h2:5001"
 on h1 /usr/bin/tonic_xfer -c 10.0.0.2 5001 400000000 -C tonic > /tmp/xfer.out 2>&1 &
 xfer=$!
 i=0

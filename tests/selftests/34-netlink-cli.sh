@@ -61,7 +61,6 @@ done
 
 # -n NETNS: the namespace's own defaults, as under ip netns exec.
 $IP netns add cli1 || ksft_fail "ip netns add"
-trap '$IP netns del cli1 2>/dev/null' EXIT
 init_ns=$($TONIC -j set | $J .netns)
 $TONIC -n cli1 set seg 1234 || ksft_fail "tonic -n cli1 set seg 1234"
 assert_eq "-n: set in cli1" "$($IP netns exec cli1 $TONIC -j set | $J .seg_size)" 1234

@@ -88,15 +88,12 @@ if ! sockglue; then
 fi
 
 echo "== two namespaces of unprivileged users try to fill a 16-flow table"
-# Servers and clients live in the hosts' namespaces: gone with them, also on failure.
-trap tonic_hosts_del EXIT
 tonic_hosts 3 || ksft_fail "hosts"
 tonic_netem h1 delay 10ms rate 10mbit
 tonic_netem h2 delay 10ms rate 10mbit
-on h3 tonic_xfer -s 7301 -M 16 > /tmp/s1 2>&1 &
-on h3 tonic_xfer -s 7302 -M 16 > /tmp/s2 2>&1 &
-on h3 tonic_xfer -s 7303 -M 4 > /tmp/s3 2>&1 &
-sleep 0.5
+xfer_server h3 7301 /tmp/s1 -M 16 || ksft_fail "no server on h3:7301"
+xfer_server h3 7302 /tmp/s2 -M 16 || ksft_fail "no server on h3:7302"
+xfer_server h3 7303 /tmp/s3 -M 4 || ksft_fail "no server on h3:7303"
 # wait_flows NS N: until NS holds N flows (10 s).
 wait_flows() {
 	i=0
@@ -174,7 +171,6 @@ cat /tmp/c3
 grep -q '4/4 connections intact, 3 offloaded' /tmp/c3 || ksft_fail "max_flows=3: $(cat /tmp/c3)"
 assert_eq "one more refusal" "$(stats_of h1 .netns.refused_quota)" $((before + 1))
 wait
-trap - EXIT
 tonic_hosts_del
 tonic_unload || ksft_fail "unload"
 exit $KSFT_PASS

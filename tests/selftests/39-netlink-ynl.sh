@@ -103,9 +103,8 @@ fi
 # Two offloaded connections h1 -> h2, IPv4 and IPv6, long enough (40 GB)
 # to outlast the checks: tonic_hosts_del ends them.
 tonic_hosts 2 || ksft_fail "hosts"
-on h2 /usr/bin/tonic_xfer -s 5001 > /dev/null &
-on h2 /usr/bin/tonic_xfer -s 5002 > /dev/null &
-sleep 0.5
+xfer_server h2 5001 /tmp/srv.5001 || ksft_fail "no server on h2:5001"
+xfer_server h2 5002 /tmp/srv.5002 || ksft_fail "no server on h2:5002"
 on h1 /usr/bin/tonic_xfer -c 10.0.0.2 5001 40000000000 -C tonic > /tmp/xfer4.out 2>&1 &
 on h1 /usr/bin/tonic_xfer -c fd00::2 5002 40000000000 -C tonic > /tmp/xfer6.out 2>&1 &
 i=0

@@ -56,8 +56,7 @@ echo "== close() with data in flight: every byte, then EOF; close() returns at o
 tonic_netem h1 delay 20ms rate 50mbit
 for bytes in 4000000 100; do
 	XFER_PORT=$((XFER_PORT + 1))
-	on h2 tonic_xfer -s $XFER_PORT > /tmp/srv.x 2>&1 &
-	sleep 0.3
+	xfer_server h2 $XFER_PORT /tmp/srv.x || ksft_fail "no server on h2:$XFER_PORT"
 	t0=$(date +%s)
 	on h1 tonic_xfer -c 10.0.0.2 $XFER_PORT $bytes -x -i > /tmp/cli.x 2>&1 || fails=$((fails + 1))
 	t1=$(date +%s)

@@ -16,7 +16,7 @@ bad() { echo "FAILED: $*"; fails=$((fails + 1)); }
 echo "== iperf3, net.ipv4.tcp_congestion_control=tonic in h1"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic || ksft_fail "sysctl"
 on h2 $IPERF -s -D -p 5201
-sleep 0.5
+wait_listen h2 5201 || ksft_fail "no iperf3 server on h2:5201"
 a0=$(glue_stat attaches)
 on h1 $IPERF -c 10.0.0.2 -t 3 -p 5201 > /tmp/ip.txt 2>&1 & p=$!
 sleep 1.5
@@ -34,7 +34,7 @@ on h2 sysctl -qw net.ipv4.tcp_congestion_control=tonic
 pkill_iperf() { for p in $(pidof iperf3); do kill $p; done; }
 pkill_iperf; sleep 0.3
 on h2 $IPERF -s -D -p 5202
-sleep 0.5
+wait_listen h2 5202 || ksft_fail "no iperf3 server on h2:5202"
 a0=$(glue_stat attaches)
 on h1 $IPERF -c fd00::2 -t 2 -p 5202 -R > /tmp/ip6.txt 2>&1 || { cat /tmp/ip6.txt; bad "iperf3 -R v6"; }
 tail -3 /tmp/ip6.txt
@@ -56,7 +56,7 @@ mkdir -p /tmp/www
 dd if=/dev/urandom of=/tmp/www/f bs=1M count=24 2>/dev/null
 on h2 sysctl -qw net.ipv4.tcp_congestion_control=tonic
 on h2 busybox httpd -p 8080 -h /tmp/www
-sleep 0.3
+wait_listen h2 8080 || ksft_fail "no httpd on h2:8080"
 a0=$(glue_stat attaches)
 on h1 busybox wget -q -O /tmp/got4 http://10.0.0.2:8080/f || bad "wget v4"
 on h1 busybox wget -q -O /tmp/got6 "http://[fd00::2]:8080/f" || bad "wget v6"

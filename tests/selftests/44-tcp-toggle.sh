@@ -21,8 +21,7 @@ $TC -n h1 qdisc del dev eth0 root
 
 echo "== by the admin over netlink, during a transfer"
 tonic_netem h1 delay 2ms
-on h2 tonic_xfer -s 6001 > /tmp/srv.t 2>&1 &
-sleep 0.3
+xfer_server h2 6001 /tmp/srv.t || ksft_fail "no server on h2:6001"
 on h1 tonic_xfer -c 10.0.0.2 6001 150000000 -i > /tmp/cli.t 2>&1 & c=$!
 i=0
 while :; do
@@ -47,8 +46,7 @@ grep -Eq 'attaches ([3-9]|[1-9][0-9])' /tmp/cli.t || { echo "the admin's toggles
 $TC -n h1 qdisc del dev eth0 root
 
 echo "== off over netlink returns at once even when the peer stops reading"
-on h2 tonic_xfer -s 6002 -D 3000 > /tmp/srv.s 2>&1 &
-sleep 0.3
+xfer_server h2 6002 /tmp/srv.s -D 3000 || ksft_fail "no server on h2:6002"
 on h1 tonic_xfer -c 10.0.0.2 6002 50000000 > /tmp/cli.s 2>&1 &
 sleep 2
 lport=$(on h1 $SS -Htn state established dst 10.0.0.2 | awk '{print $3; exit}')
@@ -56,11 +54,11 @@ lport=${lport##*:}
 t0=$(date +%s)
 on h1 tonic sock offload off 10.0.0.1 "$lport" 10.0.0.2 6002 || { echo "off failed"; fails=$((fails + 1)); }
 [ $(( $(date +%s) - t0 )) -le 1 ] || { echo "off blocked for $(( $(date +%s) - t0 )) s"; fails=$((fails + 1)); }
-on h1 tonic flow show | grep -q 'state draining' || { on h1 tonic flow show; echo "not draining"; }
+on h1 tonic flow show | grep -q 'state draining' ||
+	{ on h1 tonic flow show; echo "not draining after off"; fails=$((fails + 1)); }
 on h1 tonic sock offload on 10.0.0.1 "$lport" 10.0.0.2 6002 || { echo "on failed"; fails=$((fails + 1)); }
 for p in $($IP netns pids h1) $($IP netns pids h2); do kill "$p" 2>/dev/null; done
 wait
-sleep 0.5
 wait_flows_gone 10 || { echo "flows left"; fails=$((fails + 1)); }
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=cubic

@@ -25,8 +25,7 @@ ok xfer h1 h2 10.0.0.2 3000000 -r -f
 ok xfer h1 h2 10.0.0.2 3000000 -r -t 700000 -e
 tonic_netem h1 delay 10ms rate 50mbit
 XFER_PORT=$((XFER_PORT + 1))
-on h2 tonic_xfer -s $XFER_PORT > /tmp/srv.x 2>&1 &
-sleep 0.3
+xfer_server h2 $XFER_PORT /tmp/srv.x || ksft_fail "no server on h2:$XFER_PORT"
 on h1 tonic_xfer -c 10.0.0.2 $XFER_PORT 2000000 -x > /tmp/cli.x 2>&1 || fails=$((fails + 1))
 wait
 want=$(sed -n 's/^client: sent //p' /tmp/cli.x); got=$(sed -n 's/^server: //p' /tmp/srv.x)

@@ -18,7 +18,7 @@ xfer h1 h2 fd00::2 4000000 -r -i || fails=$((fails + 1))
 echo "== and an accepted connection's sends (the server in h1)"
 xfer h2 h1 10.0.0.1 100 || fails=$((fails + 1))
 on h2 $IPERF -s -D -p 5201
-sleep 0.3
+wait_listen h2 5201 || ksft_fail "no iperf3 server on h2:5201"
 on h1 $IPERF -c 10.0.0.2 -p 5201 -t 2 > /dev/null || fails=$((fails + 1))
 [ "$(glue_stat auto_adopted)" -ge $((a0 + 3)) ] || { echo "too few adopted: $(glue_stat auto_adopted)"; fails=$((fails + 1)); }
 echo "== auto_offload=0: software TCP"

@@ -45,8 +45,7 @@ if [ "$(sed -n 's/^max_flows *//p' /sys/kernel/debug/tonic/stats)" = 2 ]; then
 	# Holders take what is left of the table: 1 MB sent, then asleep, attached.
 	for h in 1 2; do
 		[ "$(glue_stat flows_in_use)" -ge 2 ] && break
-		on h3 tonic_xfer -s $((7480 + h)) > /tmp/hold.srv$h 2>&1 &
-		sleep 0.3
+		xfer_server h3 $((7480 + h)) /tmp/hold.srv$h || ksft_fail "no server on h3"
 		on h1 tonic_xfer -c 10.0.0.3 $((7480 + h)) 2000000 -C tonic -B 1000000 -y 600000 > /tmp/hold.cli$h 2>&1 &
 		i=0
 		while [ "$(glue_stat flows_in_use)" -lt $h ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done

@@ -43,8 +43,7 @@ refused || fails=$((fails + 1))
 device_carried 0 0 1 || fails=$((fails + 1))
 
 echo "== a push in the middle of a transfer is refused"
-on h2 tonic_xfer -s 7541 > /tmp/mid.srv 2>&1 &
-sleep 0.3
+xfer_server h2 7541 /tmp/mid.srv || ksft_fail "no server on h2:7541"
 on h1 tonic_xfer -c 10.0.0.2 7541 30000000 -C tonic -r -i > /tmp/xfer.cli 2>&1 & c=$!
 i=0
 while [ "$(glue_stat flows_in_use)" = 0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
@@ -58,8 +57,7 @@ refused || fails=$((fails + 1))
 device_carried 1 1000000 30000000 || fails=$((fails + 1))
 
 echo "== 4 refusals among 8 parallel offloaded connections"
-on h2 tonic_xfer -s 7542 -M 8 > /tmp/par.srv 2>&1 &
-sleep 0.3
+xfer_server h2 7542 /tmp/par.srv -M 8 || ksft_fail "no server on h2:7542"
 on h1 tonic_xfer -c 10.0.0.2 7542 4000000 -M 8 -C tonic -r > /tmp/xfer.cli 2>&1 & c=$!
 i=0
 while [ "$(glue_stat flows_in_use)" -lt 8 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done

@@ -14,7 +14,7 @@ tonic_hosts 2 || ksft_fail "tonic_hosts"
 $TC -n h1 qdisc replace dev eth0 root fq || ksft_fail "sch_fq"
 tonic_netem h2 delay 50ms
 on h2 $IPERF -s -D -p 5201
-sleep 0.5
+wait_listen h2 5201 || ksft_fail "no iperf3 server on h2:5201"
 fails=0
 
 for cc in cubic tonic; do

@@ -14,7 +14,7 @@ CG=/sys/fs/cgroup
 [ -f $CG/cgroup.procs ] || mount -t cgroup2 none $CG || ksft_fail "mount cgroup2"
 G=$CG/tonic60
 mkdir -p $G || ksft_fail "mkdir $G"
-trap 'tonic_bpf_load detach $G 2>/dev/null; rmdir $G 2>/dev/null' EXIT
+tonic_atexit 'tonic_bpf_load detach $G 2>/dev/null; rmdir $G 2>/dev/null'
 fails=0
 check() {
 	_what=$1; shift

@@ -16,7 +16,7 @@ tonic_load || ksft_fail "modprobe tonic"
 sockglue || ksft_fail "the TCP integration (ULP \"tonic\") is not in tonic.ko"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 FAIL_PUSH=/sys/kernel/debug/tonic_soft0/fail_push
-trap 'echo 0 > $FAIL_PUSH 2>/dev/null' EXIT
+tonic_atexit 'echo 0 > $FAIL_PUSH 2>/dev/null'
 fails=0
 check() {
 	_what=$1; shift

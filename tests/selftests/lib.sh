@@ -6,6 +6,7 @@ TC=/usr/sbin/tc
 SS=/usr/bin/ss
 IPERF=/usr/bin/iperf3
 MODPROBE=/usr/sbin/modprobe
+RDMA=/usr/bin/rdma
 
 # Set by the guest's init: slow kernels (make check-debug) wait N times longer.
 TONIC_TIMEOUT_SCALE=${TONIC_TIMEOUT_SCALE:-1}
@@ -72,6 +73,28 @@ wait_until() {
 	done
 }
 
+# xfer_server HOST PORT FILE [tonic_xfer server options...]: a receiver
+# on HOST:PORT in the background, its output in FILE, its pid in
+# XFER_SRV_PID; returns once it listens (status 1 if it never does).
+xfer_server() {
+	_h=$1 _p=$2 _f=$3
+	shift 3
+	# The background job truncates the file only when it starts: without
+	# this, an earlier server's "listening" lets the client in too early.
+	rm -f "$_f"
+	on "$_h" tonic_xfer -s "$_p" "$@" > "$_f" 2>&1 &
+	XFER_SRV_PID=$!
+	wait_until 5 grep -q listening "$_f" 2>/dev/null
+}
+
+# wait_listen HOST PORT: until a TCP socket listens on PORT in HOST (5 s).
+wait_listen() {
+	wait_until 5 _listens "$1" "$2"
+}
+_listens() {
+	[ -n "$(on "$1" $SS -Hltn "sport = :$2")" ]
+}
+
 # ksft_fail MSG: print a diagnostic and exit as a failure.
 ksft_fail() {
 	echo "FAIL: $*"
@@ -89,6 +112,47 @@ tonic_unload() {
 		_i=$((_i + 1))
 		[ $_i -ge $((50 * TONIC_TIMEOUT_SCALE)) ] && { $MODPROBE -r tonic; return 1; }
 		sleep 0.1
+	done
+}
+
+# Every test leaves the guest as a fresh boot has it, whatever happened, so
+# that the next one starts from there: a module left loaded would ignore
+# the next test's parameters, a namespace or a server its ports.  On exit
+# (the trap below) and from the runner after a test its timeout killed
+# (tests/qemu/guest-init.sh: no trap runs then).
+#
+# tonic_atexit CMD: run CMD on exit too, before the common part; the last
+# added runs first.  A step that finds a leak sets TONIC_EXIT_RC=1.
+TONIC_ATEXIT=${TONIC_ATEXIT-}
+tonic_atexit() {
+	TONIC_ATEXIT="$1
+$TONIC_ATEXIT"
+}
+
+tonic_exit() {
+	TONIC_EXIT_RC=$?
+	trap - EXIT
+	eval "$TONIC_ATEXIT"
+	tonic_reset
+	exit $TONIC_EXIT_RC
+}
+trap tonic_exit EXIT
+trap 'exit 1' INT TERM
+
+# tonic_reset: the common part: the test's background jobs, every
+# namespace with what runs in it, RDMA links, init_net's congestion
+# control, and the modules tests load.
+tonic_reset() {
+	for _p in $(jobs -p); do kill "$_p" 2>/dev/null; done
+	wait 2>/dev/null
+	tonic_hosts_del
+	sysctl -qw net.ipv4.tcp_congestion_control=cubic 2>/dev/null
+	for _l in $($RDMA link show 2>/dev/null | awk '$1 == "link" { sub("/.*", "", $2); print $2 }'); do
+		$RDMA link del "$_l"
+	done
+	for _m in $(awk '$1 ~ /^tonic_test_/ { print $1 }' /proc/modules) rdma_ucm tonic_rdma rdma_rxe tonic; do
+		grep -q "^$_m " /proc/modules || continue
+		wait_until 5 $MODPROBE -r "$_m" 2>/dev/null || echo "cleanup: $_m stays loaded"
 	done
 }
 

@@ -39,7 +39,6 @@
 # move, the loopback's do not); rdma_counters lets a test check the same for
 # its RDMA traffic.
 . /tests/lib.sh
-RDMA=/usr/bin/rdma
 TIMEOUT=/usr/bin/timeout
 RDMA_A=10.99.0.1
 RDMA_B=10.99.0.2
@@ -60,10 +59,9 @@ rdma_counters() {
 }
 
 # rdma_pair: the veth pair in init_net, addresses, sysctls, policy routing;
-# verified with ping and the counters.  Installs the teardown trap.
+# verified with ping and the counters.  rdma_teardown runs at exit.
 rdma_pair() {
-	trap rdma_teardown EXIT
-	trap 'exit 1' INT TERM
+	tonic_atexit rdma_teardown
 	$MODPROBE veth || return 1
 	$IP link add $RDMA_NETDEV_A type veth peer name $RDMA_NETDEV_B || return 1
 	$IP addr add $RDMA_A/24 dev $RDMA_NETDEV_A
@@ -353,12 +351,11 @@ perftest_error() {
 	fi
 }
 
-# rdma_teardown: the trap of rdma_pair: servers, rxe links, routing rules
-# and the pair go; the modules are unloaded (a leak shows as a module that
-# cannot be).
+# rdma_teardown: at exit after rdma_pair (and from the runner after a
+# test killed by its timeout): servers, rxe links, routing rules and the
+# pair go; the modules are unloaded (a leak shows as a module that cannot
+# be, and fails the test).
 rdma_teardown() {
-	_rc=$?
-	trap - EXIT
 	for p in $(jobs -p); do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rdma_netem_del
@@ -373,7 +370,6 @@ rdma_teardown() {
 	$IP route flush table 101 2>/dev/null
 	$IP link del $RDMA_NETDEV_A 2>/dev/null
 	for m in rdma_ucm rdma_rxe; do
-		$MODPROBE -r $m 2>/dev/null || { echo "rdma_teardown: $m cannot be unloaded"; _rc=1; }
+		$MODPROBE -r $m 2>/dev/null || { echo "rdma_teardown: $m cannot be unloaded"; TONIC_EXIT_RC=1; }
 	done
-	exit $_rc
 }

@@ -27,20 +27,6 @@ xfer() {
 	return $_rc
 }
 
-# xfer_server HOST PORT FILE [tonic_xfer server options...]: a receiver
-# on HOST:PORT in the background, its output in FILE, its pid in
-# XFER_SRV_PID; returns once it listens (status 1 if it never does).
-xfer_server() {
-	_h=$1 _p=$2 _f=$3
-	shift 3
-	# The background job truncates the file only when it starts: without
-	# this, an earlier server's "listening" lets the client in too early.
-	rm -f "$_f"
-	on "$_h" tonic_xfer -s "$_p" "$@" > "$_f" 2>&1 &
-	XFER_SRV_PID=$!
-	wait_until 5 grep -q listening "$_f" 2>/dev/null
-}
-
 # glue_stat NAME: one counter of /sys/kernel/debug/tonic/stats.
 glue_stat() {
 	sed -n "s/^$1 *//p" /sys/kernel/debug/tonic/stats
