@@ -194,18 +194,53 @@ int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, const struct net *net,
 }
 
 /*
- * The namespace a new flow of @cl is charged to: what the client's
- * info() says (it describes a flow about to be attached here), else
- * init_net, where flows without a socket are shown.
+ * What the client's info() says of a flow about to be attached (zeros if
+ * nothing): its 4-tuple into @a, and the namespace it is charged to,
+ * returned -- init_net, where flows without a socket are shown, if none.
  */
-static const struct net *tonic_dev_client_net(const struct tonic_flow_client *cl, void *priv)
+static const struct net *tonic_dev_client_info(const struct tonic_flow_client *cl, void *priv,
+					       struct tonic_flow_addr *a)
 {
 	struct tonic_flow_info fi;
 
 	memset(&fi, 0, sizeof(fi));
-	if (priv && cl && cl->info && !cl->info(priv, &fi) && fi.net)
-		return fi.net;
-	return &init_net;
+	memset(a, 0, sizeof(*a));
+	a->src.v4.sin_family = AF_INET;
+	a->dst.v4.sin_family = AF_INET;
+	if (!priv || !cl || !cl->info || cl->info(priv, &fi))
+		return &init_net;
+	if (fi.family == AF_INET6) {
+		a->src.v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = fi.sport,
+						   .sin6_addr = fi.saddr6 };
+		a->dst.v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = fi.dport,
+						   .sin6_addr = fi.daddr6 };
+	} else if (fi.family == AF_INET) {
+		a->src.v4.sin_port = fi.sport;
+		a->src.v4.sin_addr.s_addr = fi.saddr4;
+		a->dst.v4.sin_port = fi.dport;
+		a->dst.v4.sin_addr.s_addr = fi.daddr4;
+	}
+	return fi.net ?: &init_net;
+}
+
+/* For the tracepoints: @flow's 4-tuple (trace/events/tonic.h). */
+void tonic_dev_trace_addr(const struct tonic_dev *dev, u32 flow, void *src, void *dst)
+{
+	static const struct sockaddr_in none = { .sin_family = AF_INET };
+	const struct tonic_flow_addr *a;
+
+	BUILD_BUG_ON(sizeof(a->src) != sizeof(struct sockaddr_in6));
+	/* A control packet for a flow id out of range is traced too. */
+	if (flow >= dev->max_flows || !dev->flows) {
+		memset(src, 0, sizeof(a->src));
+		memset(dst, 0, sizeof(a->dst));
+		memcpy(src, &none, sizeof(none));
+		memcpy(dst, &none, sizeof(none));
+		return;
+	}
+	a = &dev->flows[flow].addr;
+	memcpy(src, &a->src, sizeof(a->src));
+	memcpy(dst, &a->dst, sizeof(a->dst));
 }
 
 /*
@@ -245,14 +280,18 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 				u32 *flow)
 {
 	struct tonic_netq *q = NULL;
+	const struct net *net;
 	struct tonic_flow_info fi;
+	struct tonic_flow_addr addr;
 	tonic_dev_event_fn hook;
 	unsigned long id;
 	int err, owner;
 
+	net = tonic_dev_client_info(flags & TONIC_DEV_FLOW_SELF ? NULL : client ?: dev->client,
+				    priv, &addr);
 	if (!(flags & TONIC_DEV_FLOW_SELF)) {
 		/* NULL only for a namespace on its way out: nothing to charge. */
-		q = tonic_netq_get(tonic_dev_client_net(client ?: dev->client, priv));
+		q = tonic_netq_get(net);
 		if (q && tonic_netq_charge(q, flags & TONIC_DEV_FLOW_MOVE)) {
 			tonic_netq_put(q);
 			return -EDQUOT;
@@ -272,6 +311,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	/* The flow's own reference: its program outlives the caller's. */
 	tonic_program_hold(cfg->prog);
 	dev->flows[id].prog = cfg->prog;
+	dev->flows[id].addr = addr;
 	dev->flows[id].seg_size = cfg->seg_size;
 	memcpy(dev->flows[id].param, cfg->param, sizeof(cfg->param));
 	dev->flows[id].flags = flags & TONIC_DEV_FLOW_SELF;

@@ -15,6 +15,7 @@
 #include <linux/spinlock.h>
 #include <linux/list.h>
 #include <linux/in6.h>
+#include <linux/in.h>
 #include "tonic.h"
 #include "counters.h"
 
@@ -93,9 +94,22 @@ struct tonic_flow_client {
 
 struct tonic_netq;
 
+/*
+ * A flow's 4-tuple as its client described it at attach (a socket's, an
+ * RDMA QP's UDP one), in the form tracepoints print with %pISpc, as
+ * tcp:tcp_probe does; 0.0.0.0:0 for a flow without one.
+ */
+struct tonic_flow_addr {
+	union {
+		struct sockaddr_in v4;
+		struct sockaddr_in6 v6;
+	} src, dst;
+};
+
 /* What device.c records of each attached flow. */
 struct tonic_dev_flow {
 	const struct tonic_prog_ops *prog;
+	struct tonic_flow_addr addr;
 	u32 seg_size;
 	u32 param[TONIC_PROG_PARAMS];	/* as added, then as set */
 	u32 flags;			/* TONIC_DEV_FLOW_SELF */

@@ -15,7 +15,7 @@ d0=$(pci_info descriptors)
 a0=$(sed -n 's/^attaches *//p' /sys/kernel/debug/tonic/stats)
 
 xfer() {	# xfer ADDR BYTES PORT
-	xfer_server h2 "$3" /tmp/srv.$3 || ksft_fail "no server on h2:"$3""
+	xfer_server h2 "$3" /tmp/srv.$3 || ksft_fail "no server on h2:$3"
 	on h1 tonic_xfer -c "$1" "$3" "$2" -C tonic || { cat /tmp/srv.$3; return 1; }
 	wait
 }

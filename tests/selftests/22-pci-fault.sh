@@ -37,7 +37,7 @@ fault_xfer() {	# fault_xfer FAULT PORT
 	f0=$(pci_info failovers)
 	a0=$(on h1 $TONIC -j stats | $J .netns.flows_added)
 	echo > $T/trace
-	xfer_server h2 "$2" /tmp/srv.$2 || ksft_fail "no server on h2:"$2""
+	xfer_server h2 "$2" /tmp/srv.$2 || ksft_fail "no server on h2:$2"
 	on h1 tonic_xfer -c 10.0.0.2 "$2" 6000000 -C tonic > /tmp/cli.$2 2>&1 & c=$!
 	sleep 1.5
 	echo "injecting: $1 (device state $(pci_info state), $(pci_info descriptors) descriptors)"

@@ -5,7 +5,9 @@
 # fires where it happens: the attach in the sending application's own
 # call, the ACK commit in TCP's receive path, the handback of a toggle-off
 # by the application; the transmit events add up to the segments and
-# retransmissions the TCP integration counted (segs_tx, segs_rtx).
+# retransmissions the TCP integration counted (segs_tx, segs_rtx).  The
+# device's events (tonic_flow_add/remove, tonic_segment_out, tonic_ack_in)
+# carry the same 4-tuple, the one the flow's socket had at attach.
 # timeout: 180
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -30,6 +32,9 @@ echo 1 > $T/events/tonic/tonic_sock_attach/enable
 echo 1 > $T/events/tonic/tonic_sock_ack/enable
 echo 1 > $T/events/tonic/tonic_sock_handback/enable
 echo 1 > $T/events/tonic/tonic_sock_xmit/enable
+for e in tonic_flow_add tonic_flow_remove tonic_segment_out tonic_ack_in; do
+	echo 1 > $T/events/tonic/$e/enable || ksft_fail "enable tonic:$e"
+done
 
 # run ADDR SRC_RE DST_RE: a toggled transfer to ADDR, its events checked
 run() {
@@ -40,12 +45,20 @@ run() {
 	port=$XFER_PORT
 	cat $T/trace > /tmp/trace.59
 	echo "$(grep -c tonic_sock /tmp/trace.59) events; first of each:"
-	for e in attach ack handback xmit; do grep -m1 "tonic_sock_$e:" /tmp/trace.59; done
-	tuple="src=$2:[0-9]+ dest=$3:$port "
+	for e in sock_attach sock_ack sock_handback sock_xmit flow_add flow_remove segment_out ack_in; do
+		grep -m1 "tonic_$e:" /tmp/trace.59
+	done
+	tuple="src=$2:[0-9]+ dest=$3:$port( |$)"
 	check "$1: attach events with the 4-tuple" grep -Eq "tonic_sock_attach: $tuple.*dev=[a-z0-9]+ flow=[0-9]+ prog=[a-z]+ seg_size=[1-9]" /tmp/trace.59
 	check "$1: ack events with the 4-tuple" grep -Eq "tonic_sock_ack: $tuple.*flow=[0-9]+ snd_una=[0-9]+ cum_ack=[0-9]+" /tmp/trace.59
 	check "$1: handback events with the 4-tuple" grep -Eq "tonic_sock_handback: $tuple.*flow=[0-9]+ state=[0-9]+ bytes=[0-9]+" /tmp/trace.59
 	check "$1: xmit events with the 4-tuple" grep -Eq "tonic_sock_xmit: $tuple.*flow=[0-9]+ seq=[0-9]+ len=[1-9][0-9]* segs=[1-9][0-9]* rtx=[01] err=-?[0-9]+" /tmp/trace.59
+	check "$1: device flow_add events with the 4-tuple" grep -Eq "tonic_flow_add: dev=[a-z0-9]+ flow=[0-9]+ $tuple.*prog=[a-z]+" /tmp/trace.59
+	check "$1: device flow_remove events with the 4-tuple" grep -Eq "tonic_flow_remove: dev=[a-z0-9]+ flow=[0-9]+ $tuple" /tmp/trace.59
+	check "$1: device segment_out events with the 4-tuple" grep -Eq "tonic_segment_out: dev=[a-z0-9]+ flow=[0-9]+ $tuple.*seg=[0-9]+ len=[1-9]" /tmp/trace.59
+	check "$1: device ack_in events with the 4-tuple" grep -Eq "tonic_ack_in: dev=[a-z0-9]+ flow=[0-9]+ $tuple.*cum_ack=[0-9]+" /tmp/trace.59
+	check "$1: no device event with another tuple" eval \
+		'! grep -E "tonic_(flow_add|flow_remove|segment_out|ack_in):" /tmp/trace.59 | grep -Evq "$tuple"'
 	check "$1: no event lost (trace buffer)" eval '! grep -q "LOST.*EVENTS" /tmp/trace.59'
 	# What went out (err=0), in descriptors: the counters' deltas.
 	sum=$(sed -n 's/.*tonic_sock_xmit: .* segs=\([0-9]*\) rtx=\([01]\) err=0$/\1 \2/p' /tmp/trace.59 |

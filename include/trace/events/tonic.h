@@ -7,7 +7,10 @@
  * The tonic_flow_*, tonic_segment_out, tonic_ack_in, tonic_loss and
  * tonic_timeout events are the device's: they fire where the device works
  * (the soft device's worker, the PCIe driver's interrupt path) and name the
- * flow by device and id.  The tonic_sock_* events are the socket's, fired
+ * flow by device and id, and by the 4-tuple its owner (a socket, an RDMA
+ * QP's UDP flow) had when it was attached: src= and dest= as tcp:tcp_probe
+ * prints them (0.0.0.0:0 for a device's own flow).  The tonic_sock_*
+ * events are the socket's, fired
  * by sock-glue where the socket event happens (the application's call,
  * TCP's receive path for an ACK, the flow's work for what the device
  * asked), with the 4-tuple as tcp:tcp_probe carries it.
@@ -28,22 +31,34 @@
 
 struct tonic_dev;
 
+/* Copy @flow's addresses, two struct sockaddr_in6-sized buffers (device.c). */
+void tonic_dev_trace_addr(const struct tonic_dev *dev, u32 flow, void *src, void *dst);
+
+#define TONIC_FLOW_ENTRY						\
+	__array(__u8, saddr, sizeof(struct sockaddr_in6))		\
+	__array(__u8, daddr, sizeof(struct sockaddr_in6))
+#define TONIC_FLOW_ASSIGN(dev, flow)					\
+	tonic_dev_trace_addr(dev, flow, __entry->saddr, __entry->daddr)
+
 TRACE_EVENT(tonic_flow_add,
 	TP_PROTO(const struct tonic_dev *dev, u32 flow, const struct tonic_flow_cfg *cfg),
 	TP_ARGS(dev, flow, cfg),
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(u32, flow)
+		TONIC_FLOW_ENTRY
 		__field(u32, seg_size)
 		__array(char, prog, 16)
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev->name);
 		__entry->flow = flow;
+		TONIC_FLOW_ASSIGN(dev, flow);
 		__entry->seg_size = cfg->seg_size;
 		strscpy(__entry->prog, cfg->prog ? cfg->prog->name : "", 16);
 	),
-	TP_printk("dev=%s flow=%u prog=%s seg_size=%u", __get_str(dev), __entry->flow,
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc prog=%s seg_size=%u",
+		  __get_str(dev), __entry->flow, __entry->saddr, __entry->daddr,
 		  __entry->prog, __entry->seg_size)
 );
 
@@ -53,14 +68,17 @@ DECLARE_EVENT_CLASS(tonic_flow_class,
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(u32, flow)
+		TONIC_FLOW_ENTRY
 		__field(u32, value)
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev->name);
 		__entry->flow = flow;
+		TONIC_FLOW_ASSIGN(dev, flow);
 		__entry->value = value;
 	),
-	TP_printk("dev=%s flow=%u value=%u", __get_str(dev), __entry->flow, __entry->value)
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc value=%u",
+		  __get_str(dev), __entry->flow, __entry->saddr, __entry->daddr, __entry->value)
 );
 
 DEFINE_EVENT(tonic_flow_class, tonic_flow_fail,
@@ -73,12 +91,15 @@ TRACE_EVENT(tonic_flow_remove,
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(u32, flow)
+		TONIC_FLOW_ENTRY
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev->name);
 		__entry->flow = flow;
+		TONIC_FLOW_ASSIGN(dev, flow);
 	),
-	TP_printk("dev=%s flow=%u", __get_str(dev), __entry->flow)
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc",
+		  __get_str(dev), __entry->flow, __entry->saddr, __entry->daddr)
 );
 
 /* A descriptor handed to the flow's client: one segment to transmit. */
@@ -88,6 +109,7 @@ TRACE_EVENT(tonic_segment_out,
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(u32, flow)
+		TONIC_FLOW_ENTRY
 		__field(u32, seg)
 		__field(u32, len)
 		__field(u32, flags)
@@ -95,11 +117,13 @@ TRACE_EVENT(tonic_segment_out,
 	TP_fast_assign(
 		__assign_str(dev, dev->name);
 		__entry->flow = d->flow;
+		TONIC_FLOW_ASSIGN(dev, d->flow);
 		__entry->seg = d->seg;
 		__entry->len = d->len;
 		__entry->flags = d->flags;
 	),
-	TP_printk("dev=%s flow=%u seg=%u len=%u flags=%s%s%s", __get_str(dev), __entry->flow,
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc seg=%u len=%u flags=%s%s%s",
+		  __get_str(dev), __entry->flow, __entry->saddr, __entry->daddr,
 		  __entry->seg, __entry->len,
 		  __entry->flags & TONIC_DESC_RTX ? "R" : "-",
 		  __entry->flags & TONIC_DESC_LAST ? "L" : "-",
@@ -113,6 +137,7 @@ TRACE_EVENT(tonic_ack_in,
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(u32, flow)
+		TONIC_FLOW_ENTRY
 		__field(u32, type)
 		__field(u32, flags)
 		__field(u32, cum_ack)
@@ -123,6 +148,7 @@ TRACE_EVENT(tonic_ack_in,
 	TP_fast_assign(
 		__assign_str(dev, dev->name);
 		__entry->flow = flow;
+		TONIC_FLOW_ASSIGN(dev, flow);
 		__entry->type = pkt->type;
 		__entry->flags = pkt->flags;
 		__entry->cum_ack = pkt->cum_ack;
@@ -130,9 +156,10 @@ TRACE_EVENT(tonic_ack_in,
 		__entry->rtt = pkt->rtt;
 		__entry->err = err;
 	),
-	TP_printk("dev=%s flow=%u type=%u flags=0x%x cum_ack=%u nsack=%u rtt=%u err=%d",
-		  __get_str(dev), __entry->flow, __entry->type, __entry->flags,
-		  __entry->cum_ack, __entry->nsack, __entry->rtt, __entry->err)
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc type=%u flags=0x%x cum_ack=%u "
+		  "nsack=%u rtt=%u err=%d", __get_str(dev), __entry->flow, __entry->saddr,
+		  __entry->daddr, __entry->type, __entry->flags, __entry->cum_ack, __entry->nsack,
+		  __entry->rtt, __entry->err)
 );
 
 /* The program marked @count segments lost, the first at or after @start. */
@@ -142,16 +169,19 @@ TRACE_EVENT(tonic_loss,
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(u32, flow)
+		TONIC_FLOW_ENTRY
 		__field(u32, start)
 		__field(u32, count)
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev->name);
 		__entry->flow = flow;
+		TONIC_FLOW_ASSIGN(dev, flow);
 		__entry->start = start;
 		__entry->count = count;
 	),
-	TP_printk("dev=%s flow=%u start=%u count=%u", __get_str(dev), __entry->flow,
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc start=%u count=%u",
+		  __get_str(dev), __entry->flow, __entry->saddr, __entry->daddr,
 		  __entry->start, __entry->count)
 );
 
@@ -162,16 +192,19 @@ TRACE_EVENT(tonic_timeout,
 	TP_STRUCT__entry(
 		__string(dev, dev->name)
 		__field(u32, flow)
+		TONIC_FLOW_ENTRY
 		__field(u32, wnd_start)
 		__field(u32, rto)
 	),
 	TP_fast_assign(
 		__assign_str(dev, dev->name);
 		__entry->flow = flow;
+		TONIC_FLOW_ASSIGN(dev, flow);
 		__entry->wnd_start = wnd_start;
 		__entry->rto = rto;
 	),
-	TP_printk("dev=%s flow=%u wnd_start=%u rto_cycles=%u", __get_str(dev), __entry->flow,
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc wnd_start=%u rto_cycles=%u",
+		  __get_str(dev), __entry->flow, __entry->saddr, __entry->daddr,
 		  __entry->wnd_start, __entry->rto)
 );
 
