@@ -136,32 +136,11 @@ static int trd_dealloc_pd(struct ib_pd *pd, struct ib_udata *udata)
 }
 
 /* rdma statistic show link NAME/1 */
+#define TRD_STAT_DESC(id, n, doc)	[TRD_CNT_##id].name = #n,
 static const struct rdma_stat_desc trd_stat_descs[TRD_CNT_MAX] = {
-	[TRD_CNT_TX_PKTS].name		= "tx_packets",
-	[TRD_CNT_RX_PKTS].name		= "rx_packets",
-	[TRD_CNT_RETRANS_PKTS].name	= "retrans_packets",
-	[TRD_CNT_TIMEOUTS].name		= "timeouts",
-	[TRD_CNT_NAK_SEQ_RCVD].name	= "nak_seq_rcvd",
-	[TRD_CNT_NAK_SEQ_SENT].name	= "nak_seq_sent",
-	[TRD_CNT_RNR_NAK_RCVD].name	= "rnr_nak_rcvd",
-	[TRD_CNT_RNR_NAK_SENT].name	= "rnr_nak_sent",
-	[TRD_CNT_DUP_REQ].name		= "duplicate_requests",
-	[TRD_CNT_ICRC_ERR].name		= "icrc_errors",
-	[TRD_CNT_BAD_PKT].name		= "bad_packets",
-	[TRD_CNT_ACKS_SENT].name	= "acks_sent",
-	[TRD_CNT_ACKS_RCVD].name	= "acks_rcvd",
-	[TRD_CNT_READ_RESP_SENT].name	= "read_resp_sent",
-	[TRD_CNT_READ_RESP_RCVD].name	= "read_resp_rcvd",
-	[TRD_CNT_READ_REQ_DROPS].name	= "read_req_drops",
-	[TRD_CNT_FLOWS].name		= "tonic_flows",
-	[TRD_CNT_FLOW_DESCS].name	= "tonic_flow_descs",
-	[TRD_CNT_FLOW_DESC_DROPS].name	= "tonic_flow_desc_drops",
-	/* As mlx5 names its DCQCN counters. */
-	[TRD_CNT_NP_ECN_MARKED].name	= "np_ecn_marked_roce_packets",
-	[TRD_CNT_NP_CNP_SENT].name	= "np_cnp_sent",
-	[TRD_CNT_RP_CNP_HANDLED].name	= "rp_cnp_handled",
-	[TRD_CNT_RP_CNP_IGNORED].name	= "rp_cnp_ignored",
+	TRD_COUNTERS(TRD_STAT_DESC)
 };
+#undef TRD_STAT_DESC
 
 static struct rdma_hw_stats *trd_alloc_hw_port_stats(struct ib_device *ib, u32 port)
 {

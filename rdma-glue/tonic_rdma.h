@@ -35,6 +35,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/ib_umem.h>
 #include "hdr.h"
+#include "counters.h"
 #include "../driver/device.h"
 
 #define TRD_MAX_QP		4096
@@ -54,32 +55,12 @@
 #define TRD_MAX_INIT_RD_ATOM	128	/* READs a requester may have outstanding (as rxe) */
 #define TRD_RESP_BATCH		32	/* READ response packets per responder run */
 
+#define TRD_CNT_ENUM(id, name, doc)	TRD_CNT_##id,
 enum trd_counter {
-	TRD_CNT_TX_PKTS,
-	TRD_CNT_RX_PKTS,
-	TRD_CNT_RETRANS_PKTS,
-	TRD_CNT_TIMEOUTS,
-	TRD_CNT_NAK_SEQ_RCVD,
-	TRD_CNT_NAK_SEQ_SENT,
-	TRD_CNT_RNR_NAK_RCVD,
-	TRD_CNT_RNR_NAK_SENT,
-	TRD_CNT_DUP_REQ,
-	TRD_CNT_ICRC_ERR,
-	TRD_CNT_BAD_PKT,
-	TRD_CNT_ACKS_SENT,
-	TRD_CNT_ACKS_RCVD,
-	TRD_CNT_READ_RESP_SENT,		/* READ response packets */
-	TRD_CNT_READ_RESP_RCVD,		/* ... placed in order */
-	TRD_CNT_READ_REQ_DROPS,		/* READ requests beyond TRD_MAX_RD_ATOM */
-	TRD_CNT_FLOWS,			/* Tonic flows attached (one per RC QP at RTS) */
-	TRD_CNT_FLOW_DESCS,		/* descriptors the flows gave */
-	TRD_CNT_FLOW_DESC_DROPS,	/* ... dropped: the QP's queue was full */
-	TRD_CNT_NP_ECN_MARKED,		/* RC packets received with ECN CE */
-	TRD_CNT_NP_CNP_SENT,		/* CNPs sent for them */
-	TRD_CNT_RP_CNP_HANDLED,		/* CNPs given to a flow whose program reacts */
-	TRD_CNT_RP_CNP_IGNORED,		/* ... to one that does not, or to no flow */
+	TRD_COUNTERS(TRD_CNT_ENUM)
 	TRD_CNT_MAX
 };
+#undef TRD_CNT_ENUM
 
 struct trd_dev {
 	struct ib_device ib;
