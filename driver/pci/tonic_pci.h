@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The PCIe backend of the Tonic device (driver/pci/pci.c): entry points for
- * the module's init/exit.  The register map is include/uapi/linux/tonic_pci.h.
+ * The PCIe backend of the Tonic device (driver/pci/; main.c has the
+ * overview): entry points for the module's init/exit.  The register map is
+ * include/uapi/linux/tonic_pci.h.
  */
 #ifndef _TONIC_PCI_DRV_H
 #define _TONIC_PCI_DRV_H
