@@ -452,6 +452,25 @@ bool tonic_dev_prog_name(struct tonic_dev *dev, u32 idx, char name[16])
 	return p;
 }
 
+void tonic_dev_for_each_flow(struct tonic_dev *dev, const struct tonic_flow_client *client,
+			     tonic_dev_flow_fn fn, void *arg)
+{
+	struct tonic_flow_stats st;
+	u32 id;
+
+	spin_lock_bh(&dev->id_lock);
+	for (id = 0; id < dev->max_flows; id++) {
+		void *priv = dev->priv[id];
+
+		if (priv && test_bit(id, dev->ids) &&
+		    (dev->flows[id].client ?: dev->client) == client &&
+		    !(dev->flows[id].flags & TONIC_DEV_FLOW_SELF) &&
+		    !dev->ops->flow_stats(dev, id, &st))
+			fn(arg, dev, id, priv, &st);
+	}
+	spin_unlock_bh(&dev->id_lock);
+}
+
 u32 tonic_dev_flows_in_use(struct tonic_dev *dev)
 {
 	u32 n;

@@ -259,6 +259,15 @@ struct tonic_dev *tonic_dev_find(const char *name);
  */
 int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, const struct net *net,
 			struct tonic_flow_info *fi, struct tonic_flow_stats *st);
+/*
+ * @fn for each flow of @dev that @client attached, with its statistics,
+ * under the device's id_lock (BH off: @fn must not sleep).  For listings
+ * (debugfs); the caller learns nothing of other clients' flows.
+ */
+typedef void (*tonic_dev_flow_fn)(void *arg, struct tonic_dev *dev, u32 flow, void *priv,
+				  const struct tonic_flow_stats *st);
+void tonic_dev_for_each_flow(struct tonic_dev *dev, const struct tonic_flow_client *client,
+			     tonic_dev_flow_fn fn, void *arg);
 /* Program @idx of @dev (ops->prog_name or the registry) into @name; false past the end. */
 bool tonic_dev_prog_name(struct tonic_dev *dev, u32 idx, char name[16]);
 

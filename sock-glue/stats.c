@@ -45,33 +45,31 @@ static int tonic_stats_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(tonic_stats);
 
+/* One line of /sys/kernel/debug/tonic/flows: a socket's flow (device id_lock held). */
+static void tonic_flow_line(void *arg, struct tonic_dev *dev, u32 id, void *priv,
+			    const struct tonic_flow_stats *st)
+{
+	struct tonic_sk *ctx = priv;
+
+	seq_printf(arg, "%-8s %-4u %-8s %-5u %-9llu %-5llu %-8llu %-5u %-10u %-9u %-5u "
+		   "| %-10llu %-10llu %-10llu %-10llu %-8u %-8u %-3u %u\n",
+		   dev->name, id, ctx->prog ? ctx->prog->name : "?", ctx->seg,
+		   st->segs_sent, st->segs_rtx, st->timeouts, st->cwnd, st->wnd_start,
+		   st->highest_sent, st->tail, ctx->head, ctx->ttail, ctx->tail,
+		   ctx->base_off, ctx->base_seg, ctx->tail_seg, ctx->sub_pending,
+		   READ_ONCE(ctx->last_ack) - ctx->isn);
+}
+
+/* The sockets' flows only: an RDMA QP's flow has another client. */
 static int tonic_flows_show(struct seq_file *m, void *v)
 {
-	struct tonic_flow_stats st;
 	struct tonic_dev *dev;
-	u32 id, n;
+	u32 n;
 
 	seq_puts(m, "dev      flow prog     C     sent      rtx   timeouts cwnd  wnd_start  hi_sent   tail  "
 		 "| head       ttail      tail       base_off   base_seg tail_seg sub ack-isn\n");
-	for (n = 0; (dev = tonic_dev_get_nth(n)); n++) {
-		spin_lock_bh(&dev->id_lock);
-		for (id = 0; id < dev->max_flows; id++) {
-			struct tonic_sk *ctx = dev->priv[id];
-
-			if (!ctx || !test_bit(id, dev->ids) ||
-			    (dev->flows && (dev->flows[id].flags & TONIC_DEV_FLOW_SELF)) ||
-			    dev->ops->flow_stats(dev, id, &st))
-				continue;
-			seq_printf(m, "%-8s %-4u %-8s %-5u %-9llu %-5llu %-8llu %-5u %-10u %-9u %-5u "
-				   "| %-10llu %-10llu %-10llu %-10llu %-8u %-8u %-3u %u\n",
-				   dev->name, id, ctx->prog ? ctx->prog->name : "?", ctx->seg,
-				   st.segs_sent, st.segs_rtx, st.timeouts, st.cwnd, st.wnd_start,
-				   st.highest_sent, st.tail, ctx->head, ctx->ttail, ctx->tail,
-				   ctx->base_off, ctx->base_seg, ctx->tail_seg, ctx->sub_pending,
-				   READ_ONCE(ctx->last_ack) - ctx->isn);
-		}
-		spin_unlock_bh(&dev->id_lock);
-	}
+	for (n = 0; (dev = tonic_dev_get_nth(n)); n++)
+		tonic_dev_for_each_flow(dev, &tonic_client, tonic_flow_line, m);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tonic_flows);

@@ -35,7 +35,7 @@ h1_flows_gone() {
 
 fault_xfer() {	# fault_xfer FAULT PORT
 	f0=$(pci_info failovers)
-	a0=$(on h1 $TONIC -j stats | $J .netns.flows_added)
+	a0=$(on h1 $TONIC -j stats | $J .netns.flows-added)
 	echo > $T/trace
 	xfer_server h2 "$2" /tmp/srv.$2 || ksft_fail "no server on h2:$2"
 	on h1 tonic_xfer -c 10.0.0.2 "$2" 6000000 -C tonic > /tmp/cli.$2 2>&1 & c=$!
@@ -58,7 +58,7 @@ fault_xfer() {	# fault_xfer FAULT PORT
 		ksft_fail "$1: no attach or handback with the 4-tuple after tonic_sock_fail"
 	# The namespace's flow count follows the flow through the failover and out.
 	h1_flows_gone "$1"
-	a1=$(on h1 $TONIC -j stats | $J .netns.flows_added)
+	a1=$(on h1 $TONIC -j stats | $J .netns.flows-added)
 	[ "$a1" -ge $((a0 + 2)) ] || ksft_fail "$1: flows added in h1 $a0 -> $a1 (attach + failover)"
 	pci_wait_state up 20 || ksft_fail "device not back in service after $1 ($(pci_info state))"
 	echo "after $1: state $(pci_info state), resets $(pci_info resets)"

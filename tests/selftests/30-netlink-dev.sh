@@ -27,16 +27,16 @@ i=$(dev_index soft0) || ksft_fail "soft0 not in the device dump"
 jrun dev show soft0
 assert_eq "dev get: one device" "$(jget '#')" 1
 assert_eq "dev layout" "$(jget '[0]?keys')" \
-	"name,backend,max_flows,flows_in_use,wnd_bits,ring_depth,cycle_ps,default,flows_added,flows_full,programs"
+	"name,backend,max-flows,flows-in-use,wnd-bits,ring-depth,cycle-ps,default,flows-added,flows-full,program"
 assert_eq "name" "$(jget '[0].name')" soft0
 assert_eq "backend" "$(jget '[0].backend')" soft
-assert_eq "max_flows" "$(jget '[0].max_flows')" 2048
-assert_eq "flows_in_use" "$(jget '[0].flows_in_use')" 0
-assert_eq "wnd_bits" "$(jget '[0].wnd_bits')" 256
-assert_eq "ring_depth" "$(jget '[0].ring_depth')" 16
-assert_eq "cycle_ps" "$(jget '[0].cycle_ps')" 10000
-[ "$(jget '[0].programs#')" -ge 7 ] || ksft_fail "programs: $(jget '[0].programs#')"
-progs=$(i=0; while [ $i -lt "$(jget '[0].programs#')" ]; do jget "[0].programs[$i]"; i=$((i+1)); done | tr '\n' ' ')
+assert_eq "max_flows" "$(jget '[0].max-flows')" 2048
+assert_eq "flows_in_use" "$(jget '[0].flows-in-use')" 0
+assert_eq "wnd_bits" "$(jget '[0].wnd-bits')" 256
+assert_eq "ring_depth" "$(jget '[0].ring-depth')" 16
+assert_eq "cycle_ps" "$(jget '[0].cycle-ps')" 10000
+[ "$(jget '[0].program#')" -ge 7 ] || ksft_fail "programs: $(jget '[0].program#')"
+progs=$(i=0; while [ $i -lt "$(jget '[0].program#')" ]; do jget "[0].program[$i]"; i=$((i+1)); done | tr '\n' ' ')
 for p in reno newreno sack ndp dcqcn irn ibcc; do
 	case " $progs" in *" $p "*) ;; *) ksft_fail "program $p missing: $progs" ;; esac
 done
@@ -54,9 +54,9 @@ echo "$OUT"
 jrun stats dev soft0
 assert_eq "stats dev filter" "$(jget '.devices#')" 1
 assert_eq "stats layout" "$(jget '.devices[0]?keys')" \
-	"dev,flows_added,flows_full,cycles,busy_cycles,bad_flow,bad_ack,bad_sack,bad_push,in_overflow,stale_ack,conflicts,notes_dropped,stale_desc,backend"
+	"dev,flows-added,flows-full,cycles,busy-cycles,bad-flow,bad-ack,bad-sack,bad-push,in-overflow,stale-ack,conflicts,notes-dropped,stale-desc,backend"
 assert_eq "stats: the soft device's own counters" "$(jget '.devices[0].backend?keys')" \
-	"runs,doorbells,timer_fires"
+	"runs,doorbells,timer-fires"
 if sockglue; then
 	jget '.sockets' > /dev/null || ksft_fail "sock-glue loaded but no socket counters (tonic_sock_ops_register)"
 else

@@ -11,11 +11,11 @@ S=/proc/sys/net/tonic
 
 check() {	# PROG SEG DELAY AUTO(on|off) [netns]
 	jrun defaults show
-	assert_eq "prog" "$(jget .prog)" "$1"
-	assert_eq "seg_size" "$(jget .seg_size)" "$2"
-	assert_eq "sub_delay_us" "$(jget .sub_delay_us)" "$3"
+	assert_eq "prog" "$(jget .program)" "$1"
+	assert_eq "seg_size" "$(jget .seg-size)" "$2"
+	assert_eq "sub_delay_us" "$(jget .sub-delay-us)" "$3"
 	b=false; [ "$4" = on ] && b=true
-	assert_eq "auto_offload (a JSON boolean)" "$(jget .auto_offload)" "$b"
+	assert_eq "auto_offload (a JSON boolean)" "$(jget .auto-offload)" "$b"
 	assert_eq "sysctl program" "$(cat $S/program)" "$1"
 	assert_eq "sysctl seg_size" "$(cat $S/seg_size)" "$2"
 	assert_eq "sysctl sub_delay_us" "$(cat $S/sub_delay_us)" "$3"
@@ -25,7 +25,7 @@ check() {	# PROG SEG DELAY AUTO(on|off) [netns]
 
 $TONIC set
 jrun set
-assert_eq "defaults layout" "$(jget '?keys')" "prog,seg_size,sub_delay_us,auto_offload,netns"
+assert_eq "defaults layout" "$(jget '?keys')" "program,seg-size,sub-delay-us,auto-offload,netns-inum"
 check newreno 0 500 off
 
 $TONIC set prog sack seg 4000 delay 250 auto on || ksft_fail "tonic set"
@@ -52,16 +52,16 @@ check reno 9000 250 off
 
 # Per network namespace: a new one starts from init_net's values, then diverges.
 $IP netns add nlt1 || ksft_fail "netns"
-inum0=$($TONIC -j set | $J .netns)
+inum0=$($TONIC -j set | $J .netns-inum)
 OUT=$($IP netns exec nlt1 $TONIC -j set)
-assert_eq "new netns inherits prog" "$(jget .prog)" reno
-[ "$(jget .netns)" != "$inum0" ] || ksft_fail "same netns inode"
+assert_eq "new netns inherits prog" "$(jget .program)" reno
+[ "$(jget .netns-inum)" != "$inum0" ] || ksft_fail "same netns inode"
 $IP netns exec nlt1 $TONIC set prog dcqcn seg 1000 || ksft_fail "set in nlt1"
 assert_eq "nlt1 sysctl" "$($IP netns exec nlt1 cat $S/program)" dcqcn
-assert_eq "nlt1 seg" "$($IP netns exec nlt1 $TONIC -j set | $J .seg_size)" 1000
+assert_eq "nlt1 seg" "$($IP netns exec nlt1 $TONIC -j set | $J .seg-size)" 1000
 check reno 9000 250 off
 $IP netns exec nlt1 sh -c "echo irn > $S/program" || ksft_fail "sysctl in nlt1"
-assert_eq "nlt1 sysctl write" "$($IP netns exec nlt1 $TONIC -j set | $J .prog)" irn
+assert_eq "nlt1 sysctl write" "$($IP netns exec nlt1 $TONIC -j set | $J .program)" irn
 check reno 9000 250 off
 
 # Unprivileged: reads work, writes fail with EPERM, nothing changes.
@@ -80,7 +80,7 @@ for who in nobody nocap; do
 done
 $UNPRIV nobody sh -c "echo sack > $S/program" 2>/dev/null && ksft_fail "nobody wrote the sysctl"
 check reno 9000 250 off
-assert_eq "nlt1 unchanged" "$($IP netns exec nlt1 $TONIC -j set | $J .prog)" irn
+assert_eq "nlt1 unchanged" "$($IP netns exec nlt1 $TONIC -j set | $J .program)" irn
 
 $IP netns del nlt1
 $TONIC set prog newreno seg 0 delay 500 auto off

@@ -29,15 +29,15 @@ while :; do
 done
 echo "$OUT"
 assert_eq "socket flow layout" "$(jget '[0]?keys')" \
-	"dev,id,owner,prog,seg_size,state,sub_delay_us,family,local,lport,remote,rport,netns,failed,cwnd,rate_kbps,credit,last_rtt_ns,bytes_sent,segs_sent,segs_rtx,segs_acked,timeouts,nacks,cnps,wnd_start,highest_sent,tail,param"
+	"dev,id,owner,program,seg-size,sk-state,sub-delay-us,family,local-ipv4,local-port,remote-ipv4,remote-port,netns-inum,failed,cwnd,rate-kbps,credit,last-rtt-ns,bytes-sent,segs-sent,segs-rtx,segs-acked,timeouts,nacks,cnps,wnd-start,highest-sent,tail,param"
 assert_eq "owner" "$(jget '[0].owner')" socket
-assert_eq "local" "$(jget '[0].local')" 10.0.0.1
-assert_eq "remote" "$(jget '[0].remote')" 10.0.0.2
-assert_eq "rport" "$(jget '[0].rport')" 5001
-lport=$(jget '[0].lport')
+assert_eq "local" "$(jget '[0].local-ipv4')" 10.0.0.1
+assert_eq "remote" "$(jget '[0].remote-ipv4')" 10.0.0.2
+assert_eq "rport" "$(jget '[0].remote-port')" 5001
+lport=$(jget '[0].local-port')
 dev=$(jget '[0].dev'); id=$(jget '[0].id')
 OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
-assert_eq "flow get" "$(jget '[0].lport')" "$lport"
+assert_eq "flow get" "$(jget '[0].local-port')" "$lport"
 # Other namespaces do not see it.
 OUT=$($TONIC -j flow show); assert_eq "init_net sees no socket flow" "$(printf '%s' "$OUT" | grep -c '"owner":"socket"')" 0
 OUT=$(on h2 $TONIC -j flow show); assert_eq "h2 sees none" "$(jget '#')" 0

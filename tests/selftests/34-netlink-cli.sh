@@ -27,13 +27,13 @@ expect_err 1 "no such flow in this network namespace" $TONIC fl sh d soft0 i 5
 # Settings by prefix, then back.
 $TONIC se p sack se 3000 de 100 a on || ksft_fail "tonic se p sack se 3000 de 100 a on"
 jrun defaults show
-assert_eq "set by prefixes" "$(jget .prog) $(jget .seg_size) $(jget .sub_delay_us) $(jget .auto_offload)" \
+assert_eq "set by prefixes" "$(jget .program) $(jget .seg-size) $(jget .sub-delay-us) $(jget .auto-offload)" \
 	"sack 3000 100 true"
 $TONIC set prog newreno seg 0 delay 500 auto off || ksft_fail "tonic set back"
 
 # JSON booleans are JSON's true/false, not strings.
 jrun defaults show
-case "$OUT" in *'"auto_offload":false'*) ;; *) ksft_fail "auto_offload not a JSON false: $OUT" ;; esac
+case "$OUT" in *'"auto-offload":false'*) ;; *) ksft_fail "auto-offload not a JSON false: $OUT" ;; esac
 jrun stats
 case "$OUT" in *'"host":true'*) ;; *) ksft_fail "host not a JSON true: $OUT" ;; esac
 jrun dev show soft0
@@ -46,7 +46,7 @@ printf '%s' "$OUT" | $J > /dev/null || ksft_fail "-j -p: invalid JSON"
 [ "$(printf '%s\n' "$OUT" | wc -l)" -gt 5 ] || ksft_fail "-j -p: not indented"
 printf '%s\n' "$OUT" | grep -q '^        "name": "soft0",$' || ksft_fail "-j -p: layout"
 assert_eq "-p: same keys" "$(jget '[0]?keys')" "$($TONIC -j dev show soft0 | $J '[0]?keys')"
-assert_eq "-pretty -json: same max_flows" "$($TONIC -pretty -json dev show soft0 | $J '[0].max_flows')" 2048
+assert_eq "-pretty -json: same max_flows" "$($TONIC -pretty -json dev show soft0 | $J '[0].max-flows')" 2048
 OUT=$($TONIC -j -p stats) || ksft_fail "tonic -j -p stats"
 printf '%s' "$OUT" | $J > /dev/null || ksft_fail "-j -p stats: invalid JSON"
 assert_eq "-s dev show" "$($TONIC -s dev show soft0)" "$($TONIC dev show soft0)"
@@ -61,15 +61,15 @@ done
 
 # -n NETNS: the namespace's own defaults, as under ip netns exec.
 $IP netns add cli1 || ksft_fail "ip netns add"
-init_ns=$($TONIC -j set | $J .netns)
+init_ns=$($TONIC -j set | $J .netns-inum)
 $TONIC -n cli1 set seg 1234 || ksft_fail "tonic -n cli1 set seg 1234"
-assert_eq "-n: set in cli1" "$($IP netns exec cli1 $TONIC -j set | $J .seg_size)" 1234
-assert_eq "-n: the initial namespace unchanged" "$($TONIC -j set | $J .seg_size)" 0
-ns=$($TONIC -n cli1 -j set | $J .netns)
-assert_eq "-n: the namespace's inode" "$ns" "$($IP netns exec cli1 $TONIC -j set | $J .netns)"
+assert_eq "-n: set in cli1" "$($IP netns exec cli1 $TONIC -j set | $J .seg-size)" 1234
+assert_eq "-n: the initial namespace unchanged" "$($TONIC -j set | $J .seg-size)" 0
+ns=$($TONIC -n cli1 -j set | $J .netns-inum)
+assert_eq "-n: the namespace's inode" "$ns" "$($IP netns exec cli1 $TONIC -j set | $J .netns-inum)"
 [ "$ns" != "$init_ns" ] || ksft_fail "-n: still the initial namespace"
 assert_eq "-netns cli1 fl sh" "$($TONIC -netns cli1 fl sh)" "$($IP netns exec cli1 $TONIC flow show)"
-assert_eq "-n by path" "$($TONIC -n /run/netns/cli1 -j set | $J .netns)" "$ns"
+assert_eq "-n by path" "$($TONIC -n /run/netns/cli1 -j set | $J .netns-inum)" "$ns"
 expect_err 1 'cannot open network namespace "nosuch"' $TONIC -n nosuch dev show
 # An unprivileged user cannot enter it.
 expect_err 1 'setting the network namespace "cli1" failed' $UNPRIV nobody $TONIC -n cli1 set

@@ -18,7 +18,7 @@ jrun dev show "$name"
 echo "$OUT"
 assert_eq "backend" "$(jget '[0].backend')" pci
 assert_eq "default device" "$(jget '[0].default')" true
-[ "$(jget '[0].programs#')" -ge 1 ] || ksft_fail "device programs"
+[ "$(jget '[0].program#')" -ge 1 ] || ksft_fail "device programs"
 
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 T=/sys/kernel/tracing
@@ -42,10 +42,10 @@ while :; do
 done
 echo "$OUT" | head -c 600; echo
 assert_eq "device flow layout" "$(jget '[0]?keys')" \
-	"dev,id,owner,prog,seg_size,failed,cwnd,rate_kbps,credit,last_rtt_ns,bytes_sent,segs_sent,segs_rtx,segs_acked,timeouts,nacks,cnps,wnd_start,highest_sent,tail,param"
+	"dev,id,owner,program,seg-size,failed,cwnd,rate-kbps,credit,last-rtt-ns,bytes-sent,segs-sent,segs-rtx,segs-acked,timeouts,nacks,cnps,wnd-start,highest-sent,tail,param"
 assert_eq "owner" "$(jget '[0].owner')" device
-assert_eq "prog" "$(jget '[0].prog')" newreno
-assert_eq "seg_size" "$(jget '[0].seg_size')" 1448
+assert_eq "prog" "$(jget '[0].program')" newreno
+assert_eq "seg_size" "$(jget '[0].seg-size')" 1448
 id=$(jget '[0].id')
 # The PCIe Tonic has no way to change a live flow's parameters: it says so.
 expect_err 1 "cannot change a live flow" $TONIC flow set "$name" "$id" param 0 1
@@ -75,7 +75,7 @@ pci_loopback 2 2000 > /dev/null || ksft_fail "second loopback"
 echo 0 > $T/events/tonic/tonic_segment_out/enable
 echo 0 > $T/events/tonic/tonic_ack_in/enable
 jrun dev show "$name"
-assert_eq "flows_in_use after" "$(jget '[0].flows_in_use')" 0
+assert_eq "flows_in_use after" "$(jget '[0].flows-in-use')" 0
 for e in tonic_flow_add tonic_flow_remove tonic_segment_out tonic_ack_in; do
 	grep -q " $e:" $T/trace || ksft_fail "no $e in the trace"
 done
@@ -111,11 +111,12 @@ jrun stats dev "$name"
 cp "$PCI_DEV/tonic_info" /tmp/info.after
 echo "$OUT"
 assert_eq "the driver's counters" "$(jget '.devices[0].backend?keys')" \
-	"mmio_reads,mmio_writes,doorbells,commands,events,descriptors,notes,cmd_ring_full,bad_events,stale_events,failovers,resets"
+	"mmio-reads,mmio-writes,doorbells,commands,events,descriptors,notes,cmd-ring-full,bad-events,stale-events,failovers,resets"
 for k in $(jget '.devices[0].backend?keys' | tr ',' ' '); do
 	v=$(jget ".devices[0].backend.$k")
-	lo=$(sed -n "s/^$k: *//p" /tmp/info.before)
-	hi=$(sed -n "s/^$k: *//p" /tmp/info.after)
+	n=$(echo "$k" | tr - _)		# tonic_info's name
+	lo=$(sed -n "s/^$n: *//p" /tmp/info.before)
+	hi=$(sed -n "s/^$n: *//p" /tmp/info.after)
 	[ -n "$lo" ] && [ "$v" -ge "$lo" ] && [ "$v" -le "$hi" ] ||
 		ksft_fail "backend $k: netlink $v, tonic_info $lo .. $hi"
 done

@@ -27,11 +27,11 @@ echo "== the quota sysctl"
 assert_eq "init_net max_flows" "$(cat $S/max_flows)" 2048
 $IP netns add q1 || ksft_fail "netns q1"
 assert_eq "q1 max_flows (half of 16)" "$(on q1 cat $S/max_flows)" 8
-assert_eq "q1 stats max_flows" "$(stats_of q1 .netns.max_flows)" 8
-assert_eq "init_net stats max_flows" "$(stats_of - .netns.max_flows)" 2048
+assert_eq "q1 stats max_flows" "$(stats_of q1 .netns.max-flows)" 8
+assert_eq "init_net stats max_flows" "$(stats_of - .netns.max-flows)" 2048
 on q1 sh -c "echo 3 > $S/max_flows" || ksft_fail "root sets max_flows in q1"
 assert_eq "q1 max_flows set" "$(on q1 cat $S/max_flows)" 3
-assert_eq "q1 stats after set" "$(stats_of q1 .netns.max_flows)" 3
+assert_eq "q1 stats after set" "$(stats_of q1 .netns.max-flows)" 3
 on q1 sh -c "echo 100 > $S/max_flows" || ksft_fail "host root raises max_flows in q1"
 assert_eq "q1 raised" "$(on q1 cat $S/max_flows)" 100
 on q1 sh -c "echo 2049 > $S/max_flows" 2>/dev/null && ksft_fail "max_flows 2049 accepted"
@@ -53,7 +53,7 @@ else
 	[ $rc = 0 ] || ksft_fail "userns: exit $rc"
 	assert_eq "userns: share, lowered, not raised" "$(head -n 3 /tmp/userns.out | tr '\n' ' ')" "8 4 4 "
 	OUT=$(tail -n 1 /tmp/userns.out)
-	assert_eq "userns stats: its quota" "$(jget .netns.max_flows)" 4
+	assert_eq "userns stats: its quota" "$(jget .netns.max-flows)" 4
 	assert_eq "userns stats: no host view" "$(jget .host)" false
 fi
 
@@ -62,13 +62,13 @@ jrun stats
 assert_eq "host view for root in init_net" "$(jget .host)" true
 [ "$(jget '.devices#')" -ge 1 ] || ksft_fail "root in init_net: no device counters"
 jrun dev show soft0
-assert_eq "root sees the device's use" "$(jget '[0].flows_in_use')" 0
+assert_eq "root sees the device's use" "$(jget '[0].flows-in-use')" 0
 jrun flow show netns all
 for who in nobody nocap; do
 	OUT=$($UNPRIV $who $TONIC -j stats) || ksft_fail "$who: stats"
 	assert_eq "$who: no host view" "$(jget .host)" false
 	assert_eq "$who: no device counters" "$(jget '.devices#')" 0
-	assert_eq "$who: its namespace" "$(jget .netns.max_flows)" 2048
+	assert_eq "$who: its namespace" "$(jget .netns.max-flows)" 2048
 	OUT=$($UNPRIV $who $TONIC -j dev show soft0) || ksft_fail "$who: dev show"
 	assert_eq "$who: device layout" "$(jget '[0]?keys')" \
 		"name,backend,max_flows,wnd_bits,ring_depth,cycle_ps,default,programs"
@@ -108,19 +108,19 @@ wait_flows h1 8 || ksft_fail "h1 did not get 8 flows: $(stats_of h1 .netns.flows
 sleep 0.5
 OUT=$(on h1 $TONIC -j stats); echo "h1: $OUT"
 assert_eq "h1 stays at its share" "$(jget .netns.flows)" 8
-[ "$(jget .netns.refused_quota)" -ge 1 ] || ksft_fail "h1: no refusal counted"
-assert_eq "h1: the table was never full" "$(jget .netns.refused_full)" 0
+[ "$(jget .netns.refused-quota)" -ge 1 ] || ksft_fail "h1: no refusal counted"
+assert_eq "h1: the table was never full" "$(jget .netns.refused-full)" 0
 assert_eq "h1 as nobody: no host view" "$(on h1 $UNPRIV nobody $TONIC -j stats | $J .host)" false
 on h2 $UNPRIV nobody tonic_xfer -c 10.0.0.3 7302 4000000 -M 16 -U > /tmp/c2 2>&1 &
 c2=$!
 wait_flows h2 8 || ksft_fail "h2 did not get its share: $(stats_of h2 .netns.flows) flows"
 OUT=$(on h2 $TONIC -j stats); echo "h2: $OUT"
-[ "$(jget .netns.refused_quota)" -ge 1 ] || ksft_fail "h2: no refusal counted"
-assert_eq "h2: the table was never full" "$(jget .netns.refused_full)" 0
+[ "$(jget .netns.refused-quota)" -ge 1 ] || ksft_fail "h2: no refusal counted"
+assert_eq "h2: the table was never full" "$(jget .netns.refused-full)" 0
 jrun dev show soft0
-assert_eq "both shares on the device" "$(jget '[0].flows_in_use')" 16
-inum1=$(stats_of h1 .netns.netns)
-inum2=$(stats_of h2 .netns.netns)
+assert_eq "both shares on the device" "$(jget '[0].flows-in-use')" 16
+inum1=$(stats_of h1 .netns.netns-inum)
+inum2=$(stats_of h2 .netns.netns-inum)
 OUT=$($TONIC -j flow show netns all) || ksft_fail "host view of every flow"
 printf '%s' "$OUT" | grep -q "\"netns\":$inum1[,}]" || ksft_fail "host view: no flow of h1"
 printf '%s' "$OUT" | grep -q "\"netns\":$inum2[,}]" || ksft_fail "host view: no flow of h2"
@@ -131,12 +131,12 @@ n2=$(jget '#')
 [ "$n2" -ge 1 ] && [ "$n2" -le 8 ] || ksft_fail "h2 sees $n2 flows"
 i=0
 while [ $i -lt "$n2" ]; do
-	assert_eq "h2's flow $i is h2's" "$(jget "[$i].netns")" "$inum2"
+	assert_eq "h2's flow $i is h2's" "$(jget "[$i].netns-inum")" "$inum2"
 	i=$((i + 1))
 done
 OUT=$(on h1 $TONIC -j flow show) || ksft_fail "flow show in h1"
 dev1=$(jget '[0].dev'); id1=$(jget '[0].id')
-assert_eq "h1's flow" "$(jget '[0].netns')" "$inum1"
+assert_eq "h1's flow" "$(jget '[0].netns-inum')" "$inum1"
 on h1 $TONIC flow show dev "$dev1" id "$id1" > /dev/null || echo "(flow $id1 already gone)"
 expect_err 1 "no such flow in this network namespace" on h2 $TONIC flow show dev "$dev1" id "$id1"
 expect_err 1 "no such flow" on h3 $TONIC flow show dev "$dev1" id "$id1"
@@ -145,7 +145,7 @@ OUT=$(on h1 $UNPRIV nobody $TONIC -j flow show) || ksft_fail "nobody: flow show 
 [ "$(jget '#')" -ge 1 ] || ksft_fail "nobody in h1 does not see h1's flows"
 assert_eq "h3 sees no flow" "$(on h3 $TONIC -j flow show | $J '#')" 0
 assert_eq "h3 holds none" "$(stats_of h3 .netns.flows)" 0
-assert_eq "h3 refused none" "$(stats_of h3 .netns.refused_quota)" 0
+assert_eq "h3 refused none" "$(stats_of h3 .netns.refused-quota)" 0
 assert_eq "init_net sees no socket flow" "$($TONIC -j flow show | grep -c '"owner":"socket"')" 0
 
 wait $c1 || ksft_fail "h1's transfer: $(cat /tmp/c1)"
@@ -153,9 +153,9 @@ wait $c2 || ksft_fail "h2's transfer: $(cat /tmp/c2)"
 cat /tmp/c1 /tmp/c2
 grep -q '16/16 connections intact, 8 offloaded' /tmp/c1 || ksft_fail "h1: $(cat /tmp/c1)"
 grep -q '16/16 connections intact, 8 offloaded' /tmp/c2 || ksft_fail "h2: $(cat /tmp/c2)"
-assert_eq "h1 refusals" "$(stats_of h1 .netns.refused_quota)" 8
-assert_eq "h2 refusals" "$(stats_of h2 .netns.refused_quota)" 8
-assert_eq "h1 flows added" "$(stats_of h1 .netns.flows_added)" 8
+assert_eq "h1 refusals" "$(stats_of h1 .netns.refused-quota)" 8
+assert_eq "h2 refusals" "$(stats_of h2 .netns.refused-quota)" 8
+assert_eq "h1 flows added" "$(stats_of h1 .netns.flows-added)" 8
 # sock-glue counts the -EDQUOT refusals host-wide (debugfs).
 q=$(sed -n 's/^fallback_quota *//p' /sys/kernel/debug/tonic/stats)
 [ -z "$q" ] || [ "$q" = 16 ] || ksft_fail "sock-glue's fallback_quota: $q, expected 16"
@@ -164,12 +164,12 @@ wait_flows h2 0 || ksft_fail "h2 still holds flows"
 
 echo "== net.tonic.max_flows=3: the 4th connection stays on software TCP, intact"
 on h1 sh -c "echo 3 > $S/max_flows" || ksft_fail "max_flows=3 in h1"
-before=$(stats_of h1 .netns.refused_quota)
+before=$(stats_of h1 .netns.refused-quota)
 on h1 $UNPRIV nobody tonic_xfer -c 10.0.0.3 7303 1000000 -M 4 -U > /tmp/c3 2>&1 ||
 	ksft_fail "4 connections with max_flows=3: $(cat /tmp/c3)"
 cat /tmp/c3
 grep -q '4/4 connections intact, 3 offloaded' /tmp/c3 || ksft_fail "max_flows=3: $(cat /tmp/c3)"
-assert_eq "one more refusal" "$(stats_of h1 .netns.refused_quota)" $((before + 1))
+assert_eq "one more refusal" "$(stats_of h1 .netns.refused-quota)" $((before + 1))
 wait
 tonic_hosts_del
 tonic_unload || ksft_fail "unload"

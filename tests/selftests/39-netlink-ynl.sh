@@ -39,12 +39,16 @@ ynl_err() {
 }
 
 # pycheck WHAT EXPR: EXPR holds, in Python, with y = the JSON in $Y (cli.py)
-# and t = the JSON in $OUT (tonic -j).
+# and t = the JSON in $OUT (tonic -j); attrs(SET) is the spec's attribute
+# names of SET.
 pycheck() {
 	Y="$Y" T="${OUT:-null}" $PY -c '
-import json, os, sys
+import json, os, sys, yaml
 y = json.loads(os.environ["Y"])
 t = json.loads(os.environ["T"])
+spec = yaml.safe_load(open("/ynl/Documentation/netlink/specs/tonic.yaml"))
+def attrs(name):
+    return {a["name"] for s in spec["attribute-sets"] if s["name"] == name for a in s["attributes"]}
 if not eval("(" + sys.argv[1] + ")"):
     print("cli.py:", json.dumps(y)[:3000])
     print("tonic: ", json.dumps(t)[:3000])
@@ -60,11 +64,12 @@ jrun dev show
 ynl --dump dev-get
 pycheck "dev dump: the devices tonic shows" \
 	'sorted(d["name"] for d in y) == sorted(d["name"] for d in t) and len(y) >= 1'
-pycheck "dev dump: backend, max-flows, wnd-bits, ring-depth, programs, default as tonic shows" \
-	'all(any(d["name"] == e["name"] and d["backend"] == e["backend"] and
-	         d["max-flows"] == e["max_flows"] and d["wnd-bits"] == e["wnd_bits"] and
-	         d["ring-depth"] == e["ring_depth"] and d["program"] == e["programs"] and
-	         d.get("default", False) == e.get("default", False) for e in t) for d in y)'
+# tonic -j's keys are the spec's attribute names, with the values cli.py
+# decodes (a flag absent in cli.py's output is false).
+pycheck "dev dump: every key tonic -j prints is a dev attribute, with cli.py's value" \
+	'all(k in attrs("dev") and d.get(k, False) == v
+	     for e in t for d in y if d["name"] == e["name"] for k, v in e.items()) and
+	 all(any(d["name"] == e["name"] for d in y) for e in t)'
 pycheck "dev dump: the host view's counters (root in init_net)" \
 	'all("flows-in-use" in d and "flows-added" in d for d in y)'
 ynl --do dev-get --json '{"name": "soft0"}'
@@ -80,6 +85,10 @@ pycheck "defaults-get: seg-size as set by the sysctl" 'y["seg-size"] == 4000'
 prog=$(sysctl -n net.tonic.program)
 pycheck "defaults-get: program $prog, the netns inode" \
 	"y['program'] == '$prog' and y['netns-inum'] > 0 and 'auto-offload' in y"
+jrun set
+pycheck "tonic -j set: its keys are the defaults attributes, with cli.py's values" \
+	'set(t) == attrs("defaults") & set(y) and all(t[k] == y[k] for k in t)'
+OUT=null
 $YNL --do defaults-set --json '{"seg-size": 0, "sub-delay-us": 250}' > /dev/null 2>/tmp/ynl.err ||
 	ksft_fail "defaults-set: $(cat /tmp/ynl.err)"
 assert_eq "defaults-set seg-size, read by the sysctl" "$(sysctl -n net.tonic.seg_size)" 0
@@ -126,13 +135,23 @@ pycheck "flow dump: owner and sk-state by their enum names" \
 pycheck "flow dump: the IPv4 flow, addresses by display hint ipv4, ports" \
 	'any(f["family"] == 2 and f["local-ipv4"] == "10.0.0.1" and f["remote-ipv4"] == "10.0.0.2" and
 	     f["remote-port"] == 5001 and
-	     any(e["id"] == f["id"] and e["lport"] == f["local-port"] and e["local"] == "10.0.0.1"
-	         for e in t) for f in y)'
+	     any(e["id"] == f["id"] and e["local-port"] == f["local-port"] and
+	         e["local-ipv4"] == "10.0.0.1" for e in t) for f in y)'
 pycheck "flow dump: the IPv6 flow, addresses by display hint ipv6, ports" \
 	'any(f["family"] == 10 and f["local-ipv6"] == "fd00::1" and f["remote-ipv6"] == "fd00::2" and
 	     f["remote-port"] == 5002 and
-	     any(e["id"] == f["id"] and e["lport"] == f["local-port"] and e["local"] == "fd00::1"
-	         for e in t) for f in y)'
+	     any(e["id"] == f["id"] and e["local-port"] == f["local-port"] and
+	         e["local-ipv6"] == "fd00::1" for e in t) for f in y)'
+# Every key of tonic -j is a flow attribute but "failed" (dev-state's
+# bit 0) and "family" (a name there, a number in cli.py); the flow's
+# identity and settings have cli.py's values (the counters move between
+# the two dumps).
+pycheck "flow dump: every key tonic -j prints is a flow attribute, identity and settings as cli.py" \
+	'all(set(e) - {"failed"} <= attrs("flow") for e in t) and
+	 all(e[k] == f[k] for e in t for f in y if (e["dev"], e["id"]) == (f["dev"], f["id"])
+	     for k in e if k in ("dev", "id", "owner", "program", "seg-size", "sk-state",
+	                         "sub-delay-us", "local-ipv4", "remote-ipv4", "local-ipv6",
+	                         "remote-ipv6", "local-port", "remote-port", "netns-inum", "param"))'
 pycheck "flow dump: the device's counters" \
 	'all(k in f for f in y for k in ("cwnd", "bytes-sent", "segs-sent", "segs-acked", "tail", "netns-inum"))'
 dev=$($PY -c 'import json, sys; f = json.loads(sys.argv[1])[0]; print(f["dev"], f["id"], f["program"])' "$Y")

@@ -66,12 +66,13 @@ ndbg=0
 while read -r name before; do
 	ndbg=$((ndbg + 1))
 	after=$(sed -n "s/^$name  *//p" /tmp/dbg.after)
-	if in_list "$skeys" "$name"; then
-		v=$(jget ".sockets.$name")
-	elif in_list "$dkeys" "$name"; then
-		v=$(jget ".devices[$di].$name")
-	elif [ "${name%%.*}" = "$backend" ] && in_list "$bkeys" "${name#*.}"; then
-		v=$(jget ".devices[$di].backend.${name#*.}")
+	key=$(echo "$name" | tr _ -)	# JSON keys are the YNL names
+	if in_list "$skeys" "$key"; then
+		v=$(jget ".sockets.$key")
+	elif in_list "$dkeys" "$key"; then
+		v=$(jget ".devices[$di].$key")
+	elif [ "${name%%.*}" = "$backend" ] && in_list "$bkeys" "${key#*.}"; then
+		v=$(jget ".devices[$di].backend.${key#*.}")
 	else
 		echo "FAIL $name: in debugfs, not in tonic -j stats"; fails=$((fails + 1))
 		continue
@@ -84,10 +85,10 @@ done < /tmp/dbg.list
 # Nothing in the JSON that debugfs lacks (offloaded is a gauge, dev a name).
 for k in $(echo "$skeys$dkeys" | tr ',' ' '); do
 	case $k in offloaded|dev|backend) continue ;; esac
-	check "$k: in debugfs" grep -q "^$k " /tmp/dbg.list
+	check "$k: in debugfs" grep -q "^$(echo "$k" | tr - _) " /tmp/dbg.list
 done
 for k in $(echo "$bkeys" | tr ',' ' '); do
-	check "$backend.$k: in debugfs" grep -q "^$backend\.$k " /tmp/dbg.list
+	check "$backend.$k: in debugfs" grep -q "^$backend\.$(echo "$k" | tr - _) " /tmp/dbg.list
 done
 # 23 of the TCP integration, 2 of the device layer, 11 of the engine, 3
 # of the soft device.
@@ -95,17 +96,17 @@ check "39 counters in debugfs (got $ndbg)" test "$ndbg" = 39
 
 # The transfers moved what netlink did not carry before the tables.
 for c in segs_tx acks_in handbacks handback_bytes push_refused attaches detaches; do
-	check "$c > 0" test "$(jget ".sockets.$c")" -gt 0
+	check "$c > 0" test "$(jget ".sockets.$(echo $c | tr _ -)")" -gt 0
 done
 # The namespace's counters (netlink only: debugfs is host-wide): every
 # flow added since the start of this test was h1's.
-added=$(($(jget ".devices[$di].flows_added") - added0))
+added=$(($(jget ".devices[$di].flows-added") - added0))
 OUT=$(on h1 $TONIC -j stats) || ksft_fail "tonic -j stats in h1"
 echo "$OUT"
 check "h1's netns counters" test "$(jget '.netns?keys')" = \
-	"netns,max_flows,flows,flows_added,refused_quota,refused_full"
-check "h1's flows_added $(jget .netns.flows_added) = the device's since the start, $added" \
-	test "$(jget .netns.flows_added)" = "$added"
+	"netns-inum,max-flows,flows,flows-added,refused-quota,refused-full"
+check "h1's flows_added $(jget .netns.flows-added) = the device's since the start, $added" \
+	test "$(jget .netns.flows-added)" = "$added"
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 tonic_hosts_del
 tonic_unload || ksft_fail "unload"

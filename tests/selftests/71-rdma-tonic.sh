@@ -72,10 +72,13 @@ seen=0 i=0
 while [ $i -lt $((300 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done /tmp/pp-flow.res; do
 	OUT=$($TONIC -j flow show prog rc 2>/dev/null) || OUT='[]'
 	n=$(jget '#' 2>/dev/null || echo 0)
-	if [ "${n:-0}" -ge 2 ] && [ "$(jget '[0].segs_sent')" -gt 0 ] &&
-	   [ "$(jget '[1].segs_sent')" -gt 0 ]; then
+	if [ "${n:-0}" -ge 2 ] && [ "$(jget '[0].segs-sent')" -gt 0 ] &&
+	   [ "$(jget '[1].segs-sent')" -gt 0 ]; then
 		seen=1
 		$TONIC flow show prog rc
+		# debugfs lists the sockets' flows: a QP's flow is not one.
+		dbg=$(tail -n +2 /sys/kernel/debug/tonic/flows)
+		[ -z "$dbg" ] || ksft_fail "QP flows in debugfs tonic/flows: $dbg"
 		break
 	fi
 	i=$((i + 1))
@@ -92,8 +95,8 @@ qpns=$(grep -ho 'local address: .*QPN 0x[0-9a-f]*' /tmp/pp-flow.server /tmp/pp-f
 	sed 's/.*QPN //' | while read -r h; do printf '%d ' "$h"; done)
 echo "ibv_rc_pingpong's local QPNs: $qpns"
 for k in 0 1; do
-	o=$(jget "[$k].owner") d=$(jget "[$k].rdma_dev") q=$(jget "[$k].qpn") rp=$(jget "[$k].rport")
-	l=$(jget "[$k].local") r=$(jget "[$k].remote")
+	o=$(jget "[$k].owner") d=$(jget "[$k].rdma-dev") q=$(jget "[$k].qpn") rp=$(jget "[$k].remote-port")
+	l=$(jget "[$k].local-ipv4") r=$(jget "[$k].remote-ipv4")
 	echo "flow $k: owner $o rdma_dev $d qpn $q local $l remote $r rport $rp"
 	[ "$o" = rdma-qp ] || ksft_fail "flow $k: owner $o, not rdma-qp"
 	case $d in tonic0|tonic1) ;; *) ksft_fail "flow $k: rdma_dev '$d'" ;; esac

@@ -40,7 +40,7 @@ static int dev_reply(struct nlattr **tb, int cmd, void *arg)
 	}
 	if (!json)
 		out_text("\n    programs ");
-	out_key_array("programs");
+	out_key_array(K("programs", "program"));
 	/* Every TONIC_A_DEV_PROGRAM (tb[] keeps only the last one). */
 	nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(tn_cur_msg()), 0),
 			  genlmsg_attrlen(nlmsg_data(tn_cur_msg()), 0), rem)

@@ -87,10 +87,10 @@ void flow_print(struct nlattr **tb, const char *event)
 		out_u64("qpn", tn_u32(tb[TONIC_A_FLOW_QPN]));
 	}
 	if (tb[TONIC_A_FLOW_PROGRAM])
-		out_str("prog", tn_str(tb[TONIC_A_FLOW_PROGRAM]));
+		out_str(K("prog", "program"), tn_str(tb[TONIC_A_FLOW_PROGRAM]));
 	out_u64("seg_size", tn_u32(tb[TONIC_A_FLOW_SEG_SIZE]));
 	if (tb[TONIC_A_FLOW_SK_STATE]) {
-		out_str("state", sk_state_name(tn_u32(tb[TONIC_A_FLOW_SK_STATE])));
+		out_str(K("state", "sk_state"), sk_state_name(tn_u32(tb[TONIC_A_FLOW_SK_STATE])));
 		out_u64("sub_delay_us", tn_u32(tb[TONIC_A_FLOW_SUB_DELAY_US]));
 	}
 	if (tb[TONIC_A_FLOW_FAIL_REASON])
@@ -105,13 +105,13 @@ void flow_print(struct nlattr **tb, const char *event)
 		if (!json)
 			out_text("\n    ");
 		out_str("family", fam == AF_INET ? "inet" : "inet6");
-		out_str("local", l);
-		out_u64("lport", ntohs(tn_u16(tb[TONIC_A_FLOW_LOCAL_PORT])));
-		out_str("remote", r);
-		out_u64("rport", ntohs(tn_u16(tb[TONIC_A_FLOW_REMOTE_PORT])));
+		out_str(K("local", fam == AF_INET ? "local_ipv4" : "local_ipv6"), l);
+		out_u64(K("lport", "local_port"), ntohs(tn_u16(tb[TONIC_A_FLOW_LOCAL_PORT])));
+		out_str(K("remote", fam == AF_INET ? "remote_ipv4" : "remote_ipv6"), r);
+		out_u64(K("rport", "remote_port"), ntohs(tn_u16(tb[TONIC_A_FLOW_REMOTE_PORT])));
 	}
 	if (tb[TONIC_A_FLOW_NETNS_INUM])
-		out_u64("netns", tn_u32(tb[TONIC_A_FLOW_NETNS_INUM]));
+		out_u64(K("netns", "netns_inum"), tn_u32(tb[TONIC_A_FLOW_NETNS_INUM]));
 	if (tb[TONIC_A_FLOW_DEV_STATE]) {
 		uint32_t ds = tn_u32(tb[TONIC_A_FLOW_DEV_STATE]);
 

@@ -132,11 +132,23 @@ static void jstr(const char *str)
 	putchar('"');
 }
 
+/*
+ * A JSON key is the YNL attribute name (Documentation/netlink/specs/
+ * tonic.yaml): the text key with '-' for '_', or K()'s second name.
+ */
 static void key(const char *k)
 {
 	sep();
-	jstr(k);
+	putchar('"');
+	for (; *k; k++)
+		putchar(*k == '_' ? '-' : *k);
+	putchar('"');
 	fputs(pretty ? ": " : ":", stdout);
+}
+
+const char *K(const char *text, const char *ynl)
+{
+	return json ? ynl : text;
 }
 
 static void open_(char c)

@@ -20,11 +20,11 @@ static int defaults_reply(struct nlattr **tb, int cmd, void *arg)
 	(void)cmd;
 	(void)arg;
 	out_begin_object();
-	out_str("prog", tn_str(tb[TONIC_A_DEFAULTS_PROGRAM]));
+	out_str(K("prog", "program"), tn_str(tb[TONIC_A_DEFAULTS_PROGRAM]));
 	out_u64("seg_size", tn_u32(tb[TONIC_A_DEFAULTS_SEG_SIZE]));
 	out_u64("sub_delay_us", tn_u32(tb[TONIC_A_DEFAULTS_SUB_DELAY_US]));
 	out_onoff("auto_offload", tn_u8(tb[TONIC_A_DEFAULTS_AUTO_OFFLOAD]));
-	out_u64("netns", tn_u32(tb[TONIC_A_DEFAULTS_NETNS_INUM]));
+	out_u64(K("netns", "netns_inum"), tn_u32(tb[TONIC_A_DEFAULTS_NETNS_INUM]));
 	out_end_object();
 	if (!json)
 		out_text("\n");

@@ -96,7 +96,7 @@ static int stats_reply(struct nlattr **tb, int cmd, void *arg)
 			out_text("netns %u:\n    ", tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
 		out_key_object("netns");
 		if (json)
-			out_u64("netns", tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
+			out_u64(K("netns", "netns_inum"), tn_u32(nt[TONIC_A_NSTATS_NETNS_INUM]));
 		out_u64("max_flows", tn_u32(nt[TONIC_A_NSTATS_MAX_FLOWS]));
 		out_u64("flows", tn_u32(nt[TONIC_A_NSTATS_FLOWS]));
 		print_counters(tb[TONIC_A_STATS_NETNS], nstats_names, TONIC_A_NSTATS_MAX);

@@ -51,6 +51,8 @@ void out_begin_object(void);
 void out_end_object(void);
 void out_key_array(const char *key);
 void out_key_object(const char *key);
+/* The key of a value whose text name is not its YNL attribute's. */
+const char *K(const char *text, const char *ynl);
 void out_str(const char *key, const char *v);
 void out_u64(const char *key, uint64_t v);
 void out_bool(const char *key, bool v);
