@@ -71,7 +71,7 @@ for who in nobody nocap; do
 	assert_eq "$who: its namespace" "$(jget .netns.max-flows)" 2048
 	OUT=$($UNPRIV $who $TONIC -j dev show soft0) || ksft_fail "$who: dev show"
 	assert_eq "$who: device layout" "$(jget '[0]?keys')" \
-		"name,backend,max_flows,wnd_bits,ring_depth,cycle_ps,default,programs"
+		"name,backend,max-flows,wnd-bits,ring-depth,cycle-ps,default,program"
 	expect_err 1 "initial network namespace" $UNPRIV $who $TONIC flow show netns all
 done
 OUT=$(on q1 $TONIC -j stats) || ksft_fail "q1: stats"
@@ -122,8 +122,8 @@ assert_eq "both shares on the device" "$(jget '[0].flows-in-use')" 16
 inum1=$(stats_of h1 .netns.netns-inum)
 inum2=$(stats_of h2 .netns.netns-inum)
 OUT=$($TONIC -j flow show netns all) || ksft_fail "host view of every flow"
-printf '%s' "$OUT" | grep -q "\"netns\":$inum1[,}]" || ksft_fail "host view: no flow of h1"
-printf '%s' "$OUT" | grep -q "\"netns\":$inum2[,}]" || ksft_fail "host view: no flow of h2"
+printf '%s' "$OUT" | grep -q "\"netns-inum\":$inum1[,}]" || ksft_fail "host view: no flow of h1"
+printf '%s' "$OUT" | grep -q "\"netns-inum\":$inum2[,}]" || ksft_fail "host view: no flow of h2"
 
 echo "== one namespace's flows are invisible from another"
 OUT=$(on h2 $TONIC -j flow show) || ksft_fail "flow show in h2"
