@@ -107,9 +107,10 @@ else
 fi
 
 # The output writer (tests/cli/out_test.c): UTF-8 intact, RFC 8259
-# escapes, a byte that is not UTF-8 as U+FFFD, booleans, -p, no trailing blanks.
+# escapes, a byte that is not UTF-8 as U+FFFD, booleans, -p, no trailing
+# blanks; JSON keys are the YNL names, text keys the plain words.
 OT=${OT:-$B/user/out_test}
-want_json='[{"name":"café € 🐟","esc":"q\"b\\n\nt\t\u0001\u007f bad\ufffd\ufffd(","n":42,"yes":true,"no":false,"auto":false,"programs":["reno","sack"],"empty":[]}]'
+want_json='[{"name":"café € 🐟","esc":"q\"b\\n\nt\t\u0001\u007f bad\ufffd\ufffd(","n":42,"yes":true,"no":false,"auto-offload":false,"program":["reno","sack"],"empty":[]}]'
 got=$("$OT" json)
 [ "$got" = "$want_json" ] && ok "JSON: UTF-8 intact, escapes, booleans" ||
 	nok "JSON: UTF-8 intact, escapes, booleans" "got:  $got
@@ -121,8 +122,8 @@ want_pretty='[
         "n": 42,
         "yes": true,
         "no": false,
-        "auto": false,
-        "programs": [
+        "auto-offload": false,
+        "program": [
             "reno",
             "sack"
         ],
@@ -134,7 +135,7 @@ got=$("$OT" pretty)
 got=$("$OT" text)
 printf '%s\n' "$got" | grep -q ' $' && nok "text: no trailing blanks" "$(printf '%s\n' "$got" | cat -A)" ||
 	ok "text: no trailing blanks"
-case "$got" in "dev0: name café € 🐟 esc"*"yes auto off
+case "$got" in "dev0: name café € 🐟 esc"*"yes auto_offload off
     programs reno sack") ok "text: the pairs, on/off, flags" ;;
 *) nok "text: the pairs, on/off, flags" "$got" ;; esac
 

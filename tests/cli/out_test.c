@@ -3,7 +3,9 @@
  * out_test: tonic(8)'s output writer (userspace-tools/tonic/out.c) on the
  * host.  MODE is text, json or pretty; it prints a fixed document with
  * UTF-8, control characters and a byte that is not UTF-8 in its strings,
- * for tests/cli/cli.sh to compare with what it expects.
+ * and keys as the YNL spec names them in JSON (auto_offload is
+ * auto-offload, programs is program), for tests/cli/cli.sh to compare
+ * with what it expects.
  */
 #include <stdio.h>
 #include <string.h>
@@ -23,9 +25,9 @@ int main(int argc, char **argv)
 	out_u64("n", 42);
 	out_bool("yes", true);
 	out_bool("no", false);
-	out_onoff("auto", false);
+	out_onoff("auto_offload", false);
 	out_text("\n    programs ");
-	out_key_array("programs");
+	out_key_array(K("programs", "program"));
 	out_array_str("reno");
 	out_array_str("sack");
 	out_end_array();
