@@ -61,7 +61,8 @@ int tonic_register_program(const struct tonic_prog_ops *p)
 
 	err = tonic_program_check(p);
 	if (err) {
-		pr_notice("tonic: program %.16s does not follow program.h's rules\n", p->name ?: "");
+		pr_notice("tonic: program %.16s does not follow program.h's rules\n",
+			  p->name ?: "");
 		return err;
 	}
 	mutex_lock(&tonic_progs_lock);
