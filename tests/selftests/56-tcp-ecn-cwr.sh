@@ -11,6 +11,11 @@
 # burst of its own.  Kernel cubic
 # on the same path is the reference; the check is not vacuous: bursts
 # larger than one MSS do reach the sniffer, and both senders set CWR.
+# netem drops a SYN (it is not ECT) one time in twenty, and a retransmitted
+# SYN no longer offers ECN (tcp_ecn_fallback): the connection then runs
+# without ECN, every drop is a real loss and no CWR is ever sent.  h1 keeps
+# ECN on its retransmitted SYNs (tcp_ecn_fallback=0), and each run checks
+# that the sender's last SYN offered it.
 # timeout: 200
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -20,6 +25,7 @@ ETHTOOL=/usr/sbin/ethtool
 tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 for h in h1 h2; do on $h sysctl -qw net.ipv4.tcp_ecn=1 || ksft_fail "sysctl tcp_ecn"; done
+on h1 sysctl -qw net.ipv4.tcp_ecn_fallback=0 || ksft_fail "sysctl tcp_ecn_fallback"
 on h1 $ETHTOOL -K eth0 tx-tcp-ecn-segmentation off || ksft_fail "ethtool -K"
 on h1 $ETHTOOL -k eth0 | grep -q 'tx-tcp-ecn-segmentation: off' ||
 	ksft_fail "tx-tcp-ecn-segmentation still on"
@@ -46,10 +52,14 @@ run() {
 	_big=$(echo "$_l" | sed -n 's/.*largest data \([0-9]*\),.*/\1/p')
 	_ncwr=$(echo "$_l" | sed -n 's/.*, \([0-9]*\) CWR (largest \([0-9]*\)).*/\1/p')
 	_cwrmax=$(echo "$_l" | sed -n 's/.*, \([0-9]*\) CWR (largest \([0-9]*\)).*/\2/p')
-	_res="$_cc $*: $(xw_verdict $_rc), mss ${_mss:-?}, largest burst ${_big:-?}, ${_ncwr:-?} CWR packets (largest ${_cwrmax:-?})"
+	_syn=$(echo "$_l" | sed -n 's/.*; \([0-9]*\) SYN, ECN \(.*\)$/\1 SYN(s), ECN \2/p')
+	_res="$_cc $*: $(xw_verdict $_rc), mss ${_mss:-?}, largest burst ${_big:-?}, ${_ncwr:-?} CWR packets (largest ${_cwrmax:-?}), ${_syn:-no SYN seen}"
 	[ $_rc = 0 ] || fails=$((fails + 1))
 	if [ -z "$_mss" ] || [ -z "$_cwrmax" ]; then
 		_res="$_res: the sniffer saw nothing"
+		fails=$((fails + 1))
+	elif [ "${_syn##*ECN }" != offered ]; then
+		_res="$_res: the connection did not negotiate ECN"
 		fails=$((fails + 1))
 	elif [ "$_ncwr" = 0 ]; then
 		_res="$_res: no CWR at all (ECN not exercised)"

@@ -24,7 +24,8 @@
  *   sniff    inject nothing: watch until the connection ends (at most MS
  *            from the start) and report what was seen, IPv6 extension
  *            headers included, and the sender's data packets with CWR
- *            (as captured: a GSO packet counts once, at its full length)
+ *            (as captured: a GSO packet counts once, at its full length),
+ *            and its SYNs (a retransmitted one may no longer offer ECN)
  *
  * "ACK in the future": one in four is hi + 1 MB (hi = the end of the
  * highest segment the sender was seen to send), the others are spread over
@@ -81,6 +82,9 @@ struct conn {
 	/* The sender's largest data packet, and those with CWR (GSO ones unsplit). */
 	unsigned long cwr_peer;
 	int data_max, cwr_max;
+	/* The sender's SYNs, and whether the last offered ECN (ECE and CWR, RFC 3168 6.1.1). */
+	unsigned long syn_peer;
+	int syn_ecn;
 	/* Which one. */
 	uint16_t peer_port;
 	int locked;				/* 2: by its SYN */
@@ -290,6 +294,10 @@ static void learn(struct conn *c, const unsigned char *f, int caplen, int port, 
 		c->pkts_peer++;
 		if (types)
 			c->peer_ext++;
+		if ((th[13] & 0x12) == 0x02) {
+			c->syn_peer++;
+			c->syn_ecn = (th[13] & 0xc0) == 0xc0;
+		}
 		if (paylen) {
 			c->data_peer++;
 			c->bytes_peer += paylen;
@@ -600,11 +608,13 @@ int main(int argc, char **argv)
 	t_start = kind == K_SNIFF ? t_start : t_ready ? t_ready : now_ms();
 	printf("inject: %s injected %lu/%d over %.0f ms (stop: %s, send errors %lu); seen %lu pkts "
 	       "from sender (%lu data, %llu bytes), %lu from receiver (%lu with IPv6 ext headers, "
-	       "types 0x%lx), v%d wscale %d%s; mss %d, largest data %d, %lu CWR (largest %d)\n",
+	       "types 0x%lx), v%d wscale %d%s; mss %d, largest data %d, %lu CWR (largest %d); "
+	       "%lu SYN, ECN %s\n",
 	       kind_names[kind], injected, kind == K_SNIFF ? 0 : count, now_ms() - t_start, stop,
 	       errors, c.pkts_peer, c.data_peer, (unsigned long long)c.bytes_peer, c.pkts_self,
 	       c.self_ext, c.self_ext_types, c.v6 ? 6 : 4, c.self_wscale,
-	       c.wscale_known ? "" : " (assumed)", c.mss, c.data_max, c.cwr_peer, c.cwr_max);
+	       c.wscale_known ? "" : " (assumed)", c.mss, c.data_max, c.cwr_peer, c.cwr_max,
+	       c.syn_peer, c.syn_ecn ? "offered" : "not offered");
 	close(s);
 	if (kind == K_SNIFF)
 		return c.have_self && c.have_peer ? 0 : 1;
