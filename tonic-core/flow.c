@@ -11,12 +11,21 @@
 
 #define TONIC_DEF_CWND		10
 #define TONIC_DEF_RATE_KBPS	100000000U	/* 100 Gb/s */
+#define TONIC_DEF_RTO_US	1000
 #define TONIC_SEG_MAX		(1U << 20)
 #define TONIC_PUSH_MAX		(1U << 30)	/* tail - wnd_start */
 
 static inline u32 pick(u32 a, u32 b, u32 c)
 {
 	return a ? a : b ? b : c;
+}
+
+/* @us microseconds in cycles of this engine, within [1, U32_MAX]. */
+static u32 us_cycles(const struct tonic_core *tc, u32 us)
+{
+	u64 c = tonic_div64((u64)us * 1000000, tc->cfg.cycle_ps);
+
+	return c > (u32)~0u ? (u32)~0u : c ? (u32)c : 1;
 }
 
 int tonic_flow_add(struct tonic_core *tc, u32 id, const struct tonic_flow_cfg *cfg)
@@ -48,9 +57,8 @@ int tonic_flow_add(struct tonic_core *tc, u32 id, const struct tonic_flow_cfg *c
 	f->cfg.init_cwnd = pick(cfg->init_cwnd, p->def_cwnd, TONIC_DEF_CWND);
 	f->cfg.init_rate_kbps = pick(cfg->init_rate_kbps, p->def_rate_kbps, TONIC_DEF_RATE_KBPS);
 	f->cfg.init_credit = pick(cfg->init_credit, p->def_credit, 0);
-	/* Default RTO: 1 ms. */
-	f->cfg.rto_cycles = pick(cfg->rto_cycles, p->def_rto_cycles,
-				 1000000000U / tc->cfg.cycle_ps ? : 1);
+	f->cfg.rto_cycles = pick(cfg->rto_cycles, 0,
+				 us_cycles(tc, p->def_rto_us ? : TONIC_DEF_RTO_US));
 	f->cfg.ack_notify = pick(cfg->ack_notify, 1, 0);
 
 	f->scheme = p->credit;

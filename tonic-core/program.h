@@ -115,8 +115,11 @@ struct tonic_prog_ops {
 	 * the flow's packets ECN-capable so that queues mark, not drop, them.
 	 */
 	bool cnp;
-	/* Defaults for the flow cfg fields that are zero at flow add. */
-	u32 def_cwnd, def_rate_kbps, def_credit, def_rto_cycles;
+	/*
+	 * Defaults for the flow cfg fields that are zero at flow add.  The
+	 * RTO is a time: the engine converts it to its own cycles.
+	 */
+	u32 def_cwnd, def_rate_kbps, def_credit, def_rto_us;
 
 	void (*init)(struct tonic_prog_ctx *ctx);
 	/* Incoming stage 2: loss detection/recovery and CC updates. */

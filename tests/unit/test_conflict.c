@@ -41,13 +41,13 @@ static void m_per(struct tonic_prog_ctx *c)
 
 static const struct tonic_prog_ops m_in_wins = {
 	.name = "mi", .credit = TONIC_CREDIT_CWND, .user_size = 16, .prio = TONIC_PRIO_INCOMING,
-	.def_cwnd = 10, .def_rto_cycles = 100000000,
+	.def_cwnd = 10, .def_rto_us = 1000000,
 	.init = m_init, .incoming = m_in, .periodic = m_per,
 };
 
 static const struct tonic_prog_ops m_per_wins = {
 	.name = "mp", .credit = TONIC_CREDIT_CWND, .user_size = 16, .prio = TONIC_PRIO_PERIODIC,
-	.def_cwnd = 10, .def_rto_cycles = 100000000,
+	.def_cwnd = 10, .def_rto_us = 1000000,
 	.init = m_init, .incoming = m_in, .periodic = m_per,
 };
 

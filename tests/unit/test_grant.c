@@ -85,7 +85,7 @@ int main(void)
 	{
 		static const struct tonic_prog_ops p = {
 			.name = "nc", .credit = TONIC_CREDIT_GRANT, .incoming = nack_credit_in,
-			.def_rto_cycles = 100000000,
+			.def_rto_us = 1000000,
 		};
 		struct tonic_pkt n = { .type = TONIC_PKT_NACK, .flags = TONIC_PKT_F_NO_CUM };
 

@@ -60,7 +60,7 @@ static int burst_run(u32 burst, u32 gap, u32 b2b)
 {
 	static const struct tonic_prog_ops p = {
 		.name = "burst", .credit = TONIC_CREDIT_RATE, .def_rate_kbps = 1000000,
-		.def_rto_cycles = 1000000000, .init = burst_init,
+		.def_rto_us = 10000000, .init = burst_init,
 	};
 	struct tonic_core *tc = tp_core(2, 128, 16);
 	u64 t[12];

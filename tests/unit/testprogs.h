@@ -71,19 +71,19 @@ static void tp_periodic(struct tonic_prog_ctx *c)
 
 static const struct tonic_prog_ops tp_win = {
 	.name = "test-win", .credit = TONIC_CREDIT_CWND, .user_size = sizeof(struct tp_user),
-	.prio = TONIC_PRIO_INCOMING, .def_cwnd = 8, .def_rto_cycles = 10000,
+	.prio = TONIC_PRIO_INCOMING, .def_cwnd = 8, .def_rto_us = 100,
 	.init = tp_init, .incoming = tp_win_incoming, .periodic = tp_periodic,
 };
 
 static const struct tonic_prog_ops tp_rate = {
 	.name = "test-rate", .credit = TONIC_CREDIT_RATE, .user_size = sizeof(struct tp_user),
-	.prio = TONIC_PRIO_INCOMING, .def_rate_kbps = 10000000, .def_rto_cycles = 100000,
+	.prio = TONIC_PRIO_INCOMING, .def_rate_kbps = 10000000, .def_rto_us = 1000,
 	.init = tp_init, .incoming = tp_win_incoming, .periodic = tp_periodic,
 };
 
 static const struct tonic_prog_ops tp_grant = {
 	.name = "test-grant", .credit = TONIC_CREDIT_GRANT, .user_size = sizeof(struct tp_user),
-	.prio = TONIC_PRIO_INCOMING, .def_rto_cycles = 10000,
+	.prio = TONIC_PRIO_INCOMING, .def_rto_us = 100,
 	.init = tp_init, .incoming = tp_win_incoming, .periodic = tp_periodic,
 };
 

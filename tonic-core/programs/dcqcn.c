@@ -160,7 +160,7 @@ const struct tonic_prog_ops tonic_prog_dcqcn = {
 	/* A CNP's cut must not be undone by an increase in the same cycle. */
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_rate_kbps	= 40000000,	/* 40 Gb/s, the paper's DCQCN setting */
-	.def_rto_cycles	= 400000,	/* 4 ms at 10 ns */
+	.def_rto_us	= 4000,
 	.init		= dcqcn_init,
 	.incoming	= dcqcn_incoming,
 	.periodic	= dcqcn_periodic,

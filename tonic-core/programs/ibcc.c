@@ -29,8 +29,7 @@
 #define IBCC_CCTI_LIMIT		(IBCC_CCT_SIZE - 1)
 #define IBCC_CCTI_MIN		0
 #define IBCC_CCTI_INCREASE	1
-#define IBCC_TIMER_CYCLES	15000	/* CCTI_Timer, 150 us at 10 ns */
-#define IBCC_TICK		(IBCC_TIMER_CYCLES / 10)
+#define IBCC_TIMER_US		150	/* CCTI_Timer (the seed's Table 1) */
 
 /* The seed's reference table, CCT(i) = 14 i^2 / 1062 us, in ns, rounded. */
 #define CCT(i)		((14000u * (i) * (i) + 531) / 1062)
@@ -48,6 +47,11 @@ struct ibcc_state {
 	u16 ccti;
 	u16 pad;
 };
+
+static u32 ibcc_timer(const struct tonic_prog_ctx *ctx)
+{
+	return (u32)tonic_us_cycles(ctx, IBCC_TIMER_US);
+}
 
 static u32 ibcc_limit(const struct tonic_prog_ctx *ctx)
 {
@@ -91,10 +95,11 @@ static void ibcc_init(struct tonic_prog_ctx *ctx)
 
 	s->line = ctx->rate_kbps;
 	s->ccti = (u16)ibcc_min(ctx);
-	s->timer_due = (u32)ctx->now + IBCC_TIMER_CYCLES;
+	s->timer_due = (u32)ctx->now + ibcc_timer(ctx);
 	tonic_rto_init(ctx, &s->rto);
 	ctx->burst = IBCC_AGG * ctx->seg_size;
-	ctx->period = IBCC_TICK;
+	/* The timer is looked at ten times per CCTI_Timer. */
+	ctx->period = ibcc_timer(ctx) / 10 ? : 1;
 	ibcc_set_rate(ctx, s);
 }
 
@@ -116,7 +121,7 @@ static void ibcc_incoming(struct tonic_prog_ctx *ctx)
 	if (s->ccti < ibcc_min(ctx))
 		s->ccti = (u16)ibcc_min(ctx);
 	/* Algorithm 1: a BECN restarts the recovery timer. */
-	s->timer_due = (u32)ctx->now + IBCC_TIMER_CYCLES;
+	s->timer_due = (u32)ctx->now + ibcc_timer(ctx);
 	ibcc_set_rate(ctx, s);
 }
 
@@ -129,7 +134,7 @@ static void ibcc_periodic(struct tonic_prog_ctx *ctx)
 	ibcc_clamp(ctx, s);
 	if (tonic_before(now, s->timer_due))
 		return;
-	s->timer_due = now + IBCC_TIMER_CYCLES;
+	s->timer_due = now + ibcc_timer(ctx);
 	if (s->ccti > ibcc_min(ctx)) {
 		s->ccti--;
 		ibcc_set_rate(ctx, s);
@@ -144,7 +149,7 @@ const struct tonic_prog_ops tonic_prog_ibcc = {
 	/* A BECN's decrease must not be undone by a timer step in the same cycle. */
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_rate_kbps	= 40000000,	/* QDR, 40 Gb/s */
-	.def_rto_cycles	= 400000,	/* 4 ms at 10 ns */
+	.def_rto_us	= 4000,
 	.init		= ibcc_init,
 	.incoming	= ibcc_incoming,
 	.periodic	= ibcc_periodic,

@@ -25,8 +25,8 @@
 #define IRN_BDP_CAP		110	/* packets: 100 Gb/s x ~9 us / 1 KB, the paper's setting */
 #define IRN_BDP_OFF		(~0u)	/* param[0]: no BDP-FC */
 #define IRN_N			3	/* RTO_low applies at this many packets in flight or fewer */
-#define IRN_RTO_LOW		10000	/* 100 us at 10 ns */
-#define IRN_RTO_HIGH		32000	/* 320 us */
+#define IRN_RTO_LOW_US		100
+#define IRN_RTO_HIGH_US		320
 
 struct irn_state {
 	u32 recover;		/* recovery sequence + 1 */
@@ -45,10 +45,20 @@ static u32 irn_inflight(const struct tonic_prog_ctx *ctx)
 	return hi ? hi - tonic_bm_count(ctx->acked, 0, hi) : 0;
 }
 
+static u32 irn_rto_low(const struct tonic_prog_ctx *ctx)
+{
+	return (u32)tonic_us_cycles(ctx, IRN_RTO_LOW_US);
+}
+
+static u32 irn_rto_high(const struct tonic_prog_ctx *ctx)
+{
+	return (u32)tonic_us_cycles(ctx, IRN_RTO_HIGH_US);
+}
+
 /* Static two-level timeout: short when the tail cannot produce NACKs. */
 static void irn_set_rto(struct tonic_prog_ctx *ctx)
 {
-	ctx->rto = irn_inflight(ctx) <= IRN_N ? IRN_RTO_LOW : IRN_RTO_HIGH;
+	ctx->rto = irn_inflight(ctx) <= IRN_N ? irn_rto_low(ctx) : irn_rto_high(ctx);
 }
 
 /* BDP-FC from param[0]: the window limit K still applies on top. */
@@ -155,9 +165,9 @@ static void irn_periodic(struct tonic_prog_ctx *ctx)
 	 * The engine armed the timer when the first packet left, with RTO_low;
 	 * if the flight has grown past IRN_N since, stretch it to RTO_high.
 	 */
-	if (!s->deferred && ctx->rto == IRN_RTO_LOW && irn_inflight(ctx) > IRN_N) {
+	if (!s->deferred && ctx->rto == irn_rto_low(ctx) && irn_inflight(ctx) > IRN_N) {
 		s->deferred = 1;
-		ctx->rto = IRN_RTO_HIGH - IRN_RTO_LOW;
+		ctx->rto = irn_rto_high(ctx) - irn_rto_low(ctx);
 		return;
 	}
 	s->deferred = 0;
@@ -180,7 +190,7 @@ const struct tonic_prog_ops tonic_prog_irn = {
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_cwnd	= IRN_BDP_CAP,
 	.def_rate_kbps	= 100000000,		/* 100 Gb/s line rate */
-	.def_rto_cycles	= IRN_RTO_HIGH,
+	.def_rto_us	= IRN_RTO_HIGH_US,
 	.init		= irn_init,
 	.incoming	= irn_incoming,
 	.periodic	= irn_periodic,

@@ -13,7 +13,7 @@
 #include "programs.h"
 
 #define NDP_IW_SEGS	12	/* initial window: about one BDP in a 10 us, 10 Gb/s fabric */
-#define NDP_RTO_CYCLES	100000	/* 1 ms at 10 ns: NDP's timeouts are rare backstops */
+#define NDP_RTO_US	1000	/* NDP's timeouts are rare backstops */
 
 static void ndp_init(struct tonic_prog_ctx *ctx)
 {
@@ -61,7 +61,7 @@ const struct tonic_prog_ops tonic_prog_ndp = {
 	.credit		= TONIC_CREDIT_GRANT,
 	.user_size	= sizeof(struct tonic_rto),
 	.prio		= TONIC_PRIO_INCOMING,
-	.def_rto_cycles	= NDP_RTO_CYCLES,
+	.def_rto_us	= NDP_RTO_US,
 	.init		= ndp_init,
 	.incoming	= ndp_incoming,
 	.periodic	= ndp_periodic,
