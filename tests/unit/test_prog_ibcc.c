@@ -163,10 +163,42 @@ static void params(void)
 	ph_free(ph);
 }
 
+/*
+ * The seed's Algorithm 1, lines 4-7: "if receive BECN && CCTI < CCTI_Limit
+ * then CCTI = CCTI + CCTI_Increase; IRD = CCT[CCTI]; Timer = 0".  A BECN
+ * at the limit changes nothing, the timer included: it still steps CCTI
+ * down one CCTI_Timer after the BECN that reached the limit.
+ */
+static void algorithm1(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_ibcc);
+	u32 i;
+
+	c.seg_size = SEG;
+	c.param[2] = 10;
+	ph_add(ph, 0, &c);
+	for (i = 0; i < 10; i++)
+		ph_cnp(ph, 0);
+	ph_run(ph, TIMER / 2);
+	is(rate(ph, 0), want_rate(10), "10 BECNs: at CCTI_Limit 10");
+	ph_cnp(ph, 0);
+	ph_run(ph, TIMER / 2 + TIMER / 5);
+	is(rate(ph, 0), want_rate(9),
+	   "a BECN at CCTI_Limit does not restart the timer: CCTI 9 one CCTI_Timer after reaching it");
+	ph_cnp(ph, 0);
+	ph_run(ph, TIMER / 2);
+	is(rate(ph, 0), want_rate(10), "below the limit a BECN moves CCTI again: 10");
+	ph_run(ph, TIMER / 2 + TIMER / 5);
+	is(rate(ph, 0), want_rate(9), "... and restarts the timer (line 7): one step a CCTI_Timer later");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	walk();
 	params();
+	algorithm1();
 	partition();
 	return tap_done();
 }

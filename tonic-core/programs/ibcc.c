@@ -116,11 +116,15 @@ static void ibcc_incoming(struct tonic_prog_ctx *ctx)
 		ibcc_clamp(ctx, s);
 		return;
 	}
+	/*
+	 * Algorithm 1, lines 4-7: only a BECN that finds CCTI below the limit
+	 * moves it, and restarts the recovery timer.
+	 */
+	ibcc_clamp(ctx, s);
+	if (s->ccti >= limit)
+		return;
 	ccti = s->ccti + tonic_prog_param(ctx, 0, IBCC_CCTI_INCREASE, limit);
 	s->ccti = (u16)(ccti < limit ? ccti : limit);
-	if (s->ccti < ibcc_min(ctx))
-		s->ccti = (u16)ibcc_min(ctx);
-	/* Algorithm 1: a BECN restarts the recovery timer. */
 	s->timer_due = (u32)ctx->now + ibcc_timer(ctx);
 	ibcc_set_rate(ctx, s);
 }
