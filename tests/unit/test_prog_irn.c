@@ -139,6 +139,30 @@ static u64 first_rtx_at(u32 npkts)
 	return at;
 }
 
+/*
+ * A timeout enters recovery like a NACK, and recovery's rule holds: "first
+ * the cumulative-ack one, later ones only when a higher PSN has been
+ * selectively acked" (IRN, 3.1) -- a timeout knows of no such PSN.
+ */
+static void timeout(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 20);
+	ph_run(ph, SETTLE);
+	ph_mark(ph);
+	ph_run(ph, RTO_HIGH + SETTLE);
+	is(ph_count(ph, 0, 1), 1, "timeout with 20 unacked: one packet resent");
+	ok(ph_nth(ph, 0, 1, 0) && ph_nth(ph, 0, 1, 0)->d.seg == 0, "... the cumulative-ack packet");
+	ph_mark(ph);
+	ph_irn_nack(ph, 0, 1, 6);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 5, "NACK(cum 1, psn 6) in that recovery: 1 to 5 resent");
+	ph_free(ph);
+}
+
 static void end_to_end(void)
 {
 	struct ph *ph = ph_new(128);
@@ -168,6 +192,7 @@ int main(void)
 	nacks();
 	bdp_fc();
 	paced();
+	timeout();
 	end_to_end();
 	t = first_rtx_at(2);
 	ok(t >= RTO_LOW && t < RTO_LOW + 200, "2 packets in flight: RTO_low (%llu cycles)",

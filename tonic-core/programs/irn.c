@@ -87,10 +87,9 @@ static void irn_init(struct tonic_prog_ctx *ctx)
 
 /*
  * Mark the next run of unacked packets after rtx_next that lies below the
- * highest selectively acked PSN.  After a timeout there is no SACK to go
- * by (@force): the run at the cumulative ack is lost whatever lies above.
+ * highest selectively acked PSN.
  */
-static void irn_mark_next(struct tonic_prog_ctx *ctx, struct irn_state *s, bool force)
+static void irn_mark_next(struct tonic_prog_ctx *ctx, struct irn_state *s)
 {
 	u32 hi = tonic_flight(ctx);
 	u32 limit, from, end;
@@ -98,12 +97,9 @@ static void irn_mark_next(struct tonic_prog_ctx *ctx, struct irn_state *s, bool 
 	if (tonic_before(s->rtx_next, ctx->wnd_start))
 		s->rtx_next = ctx->wnd_start;
 	from = tonic_bm_ffz(ctx->acked, s->rtx_next - ctx->wnd_start);
-	if (force)
-		limit = hi + 1;
-	else if (tonic_after(s->sack_hi, ctx->wnd_start))
-		limit = s->sack_hi - ctx->wnd_start;
-	else
+	if (!tonic_after(s->sack_hi, ctx->wnd_start))
 		return;
+	limit = s->sack_hi - ctx->wnd_start;
 	/* Offset limit - 1 was received, so a run stops before it. */
 	if (from + 1 >= limit || from >= hi)
 		return;
@@ -148,9 +144,9 @@ static void irn_incoming(struct tonic_prog_ctx *ctx)
 			if (tonic_after(pkt->sack[i].end, s->sack_hi))
 				s->sack_hi = pkt->sack[i].end;
 		irn_enter_recovery(ctx, s);
-		irn_mark_next(ctx, s, false);
+		irn_mark_next(ctx, s);
 	} else if (s->in_recovery) {
-		irn_mark_next(ctx, s, false);
+		irn_mark_next(ctx, s);
 	}
 }
 
@@ -175,10 +171,14 @@ static void irn_periodic(struct tonic_prog_ctx *ctx)
 		ctx->fail = true;
 		return;
 	}
-	/* A timeout is a loss of the cumulative-ack packet: recover from it. */
+	/*
+	 * A timeout is a loss of the cumulative-ack packet: recovery resends it
+	 * first, and later ones only once a higher PSN is selectively acked
+	 * (3.1) -- which the timeout knows nothing of.
+	 */
 	irn_enter_recovery(ctx, s);
-	s->rtx_next = ctx->wnd_start;
-	irn_mark_next(ctx, s, true);
+	tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+	s->rtx_next = ctx->wnd_start + 1;
 	irn_set_rto(ctx);
 }
 
