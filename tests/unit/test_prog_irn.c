@@ -3,7 +3,8 @@
  * IRN through the engine: NACK-driven selective repeat (cumulative-ack
  * packet first, later ones only below a selectively acked PSN), recovery
  * exit at the recovery sequence, BDP-FC (param[0], live changes), pacing at
- * the flow's rate, and the RTO_low / RTO_high split.
+ * the flow's rate, and the RTO_low / RTO_high split.  irn-dcqcn: the same
+ * loss recovery under DCQCN's rate control.
  */
 #include "prog_harness.h"
 
@@ -163,6 +164,51 @@ static void timeout(void)
 	ph_free(ph);
 }
 
+/*
+ * irn-dcqcn: a CNP cuts the rate as DCQCN does (Rc * alpha / 2 with alpha
+ * 1 at the start: half), the rate climbs back on DCQCN's timer, loss is
+ * recovered IRN's way (selectively), and BDP-FC is the flow's init_cwnd.
+ */
+static void with_dcqcn(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn_dcqcn);
+	struct tonic_flow_cfg d = ph_cfg(&tonic_prog_dcqcn);
+	struct tonic_flow_stats st;
+	u32 cut;
+
+	/* Flow 1 is dcqcn itself, given the same events: the reference. */
+	c.init_cwnd = 25;
+	ph_add(ph, 0, &c);
+	ph_add(ph, 1, &d);
+	st = ph_stats(ph, 0);
+	is(st.rate_kbps, 40000000, "starts at DCQCN's 40 Gb/s line rate");
+	ph_push(ph, 0, 200);
+	ph_push(ph, 1, 200);
+	ph_run(ph, 20000);
+	st = ph_stats(ph, 0);
+	is(st.highest_sent - st.wnd_start, 25, "BDP-FC: init_cwnd 25 packets in flight");
+
+	ph_cnp(ph, 0);
+	ph_cnp(ph, 1);
+	ph_run(ph, 1);
+	cut = ph_stats(ph, 0).rate_kbps;
+	ok(cut > 19500000 && cut < 20500000, "a CNP about halves the rate (alpha near 1): %u kbps",
+	   cut);
+	is(cut, ph_stats(ph, 1).rate_kbps, "... as dcqcn cuts it");
+	ph_run(ph, 100000);	/* 1 ms of quiet: DCQCN's 55 us timer raises it */
+	ok(ph_stats(ph, 0).rate_kbps > cut, "the rate recovers without CNPs (%u kbps)",
+	   ph_stats(ph, 0).rate_kbps);
+	is(ph_stats(ph, 0).rate_kbps, ph_stats(ph, 1).rate_kbps, "... as dcqcn's does");
+
+	ph_mark(ph);
+	ph_irn_nack(ph, 0, 2, 5);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 3, "NACK(cum 2, psn 5): 2, 3 and 4 resent, not the whole window");
+	ok(ph_nth(ph, 0, 1, 0) && ph_nth(ph, 0, 1, 0)->d.seg == 2, "... the cumulative-ack packet first");
+	ph_free(ph);
+}
+
 static void end_to_end(void)
 {
 	struct ph *ph = ph_new(128);
@@ -193,6 +239,7 @@ int main(void)
 	bdp_fc();
 	paced();
 	timeout();
+	with_dcqcn();
 	end_to_end();
 	t = first_rtx_at(2);
 	ok(t >= RTO_LOW && t < RTO_LOW + 200, "2 packets in flight: RTO_low (%llu cycles)",

@@ -21,6 +21,7 @@ static u32 budget(enum tonic_credit_scheme s)
 
 static const char *const expected[] = {
 	"reno", "newreno", "sack", "ndp", "dcqcn", "irn", "ibcc", "cubic", "dctcp", "rc",
+	"irn-dcqcn",
 };
 
 int main(void)
@@ -30,7 +31,7 @@ int main(void)
 
 	list = tonic_prog_list(&n);
 	ok(list != NULL, "tonic_prog_list returns a table");
-	is(n, ARRAY_SIZE(expected), "ten programs registered");
+	is(n, ARRAY_SIZE(expected), "eleven programs registered");
 	for (i = 0; i < ARRAY_SIZE(expected); i++)
 		ok(tonic_prog_find(expected[i]) &&
 		   !strcmp(tonic_prog_find(expected[i])->name, expected[i]),

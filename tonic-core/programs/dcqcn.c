@@ -13,7 +13,8 @@
  * g = 1/256 is a shift by 8 and Rc * alpha / 2 a 64-bit product shifted by
  * 17; rates are kbps.  Times are microseconds of the engine clock
  * (tonic_time_us), so the behaviour does not depend on the cycle length.
- * Reliability is RoCE's go-back-N.
+ * Reliability is RoCE's go-back-N; the reaction point (tonic_dcqcn_*) is
+ * also IRN's rate control in the irn-dcqcn program (irn.c).
  *
  * Parameters (cfg->param[], 0 = the paper's value), read on every call:
  * param[0] = the timer period in us, both K (alpha) and T (rate increase),
@@ -36,17 +37,8 @@
 #define DCQCN_R_MIN		1000		/* kbps: rate floor, ConnectX's rpg_min_rate default */
 
 struct dcqcn_state {
-	u32 rt;			/* target rate, kbps */
-	u32 line;		/* rate at flow start: the ceiling */
-	u32 alpha;		/* Q16 */
-	u32 bytes;		/* byte counter since the last CNP or B */
-	u32 alpha_due;		/* us (low 32 bits) of the next alpha decay */
-	u32 rate_due;		/* us of the next rate-increase timer event */
+	struct tonic_dcqcn rp;
 	struct tonic_rto rto;
-	u8 t_stage;		/* timer events since the last CNP */
-	u8 bc_stage;		/* byte-counter events since the last CNP */
-	u8 limited;		/* below line rate: increase machinery runs */
-	u8 pad;
 };
 
 static u32 dcqcn_timer_us(const struct tonic_prog_ctx *ctx)
@@ -55,7 +47,7 @@ static u32 dcqcn_timer_us(const struct tonic_prog_ctx *ctx)
 }
 
 /* Restart both clocks: the next alpha decay and rate increase are a period away. */
-static void dcqcn_clocks(struct tonic_prog_ctx *ctx, struct dcqcn_state *d, u32 now)
+static void dcqcn_clocks(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d, u32 now)
 {
 	u32 t = dcqcn_timer_us(ctx);
 
@@ -64,22 +56,20 @@ static void dcqcn_clocks(struct tonic_prog_ctx *ctx, struct dcqcn_state *d, u32 
 	ctx->period = (u32)tonic_us_cycles(ctx, t) / DCQCN_TICKS;
 }
 
-static void dcqcn_init(struct tonic_prog_ctx *ctx)
+void tonic_dcqcn_init(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
-	struct dcqcn_state *d = ctx->user;
 	u32 now = (u32)tonic_time_us(ctx);
 
 	d->line = ctx->rate_kbps;
 	d->rt = ctx->rate_kbps;
 	d->alpha = DCQCN_ALPHA_ONE;	/* the paper starts at 1: the first CNP halves */
 	dcqcn_clocks(ctx, d, now);
-	tonic_rto_init(ctx, &d->rto);
 	/* Per-packet pacing: a hardware rate limiter holds one packet of credit. */
 	if (!ctx->burst)
 		ctx->burst = ctx->seg_size;
 }
 
-static void dcqcn_cnp(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
+void tonic_dcqcn_cnp(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
 	u32 rc = ctx->rate_kbps;
 
@@ -95,18 +85,8 @@ static void dcqcn_cnp(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
 	d->limited = 1;
 }
 
-static void dcqcn_incoming(struct tonic_prog_ctx *ctx)
-{
-	struct dcqcn_state *d = ctx->user;
-
-	if (ctx->pkt->type == TONIC_PKT_CNP)
-		dcqcn_cnp(ctx, d);
-	else
-		tonic_gbn_incoming(ctx, &d->rto);
-}
-
 /* One increase event from either clock. */
-static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
+static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
 	u8 lo = d->t_stage < d->bc_stage ? d->t_stage : d->bc_stage;
 	u8 hi = d->t_stage < d->bc_stage ? d->bc_stage : d->t_stage;
@@ -122,15 +102,14 @@ static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct dcqcn_state *d)
 		d->limited = 0;
 }
 
-static void dcqcn_periodic(struct tonic_prog_ctx *ctx)
+/* The timer and byte-counter clocks: alpha decay and rate increase. */
+void tonic_dcqcn_periodic(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
-	struct dcqcn_state *d = ctx->user;
 	u32 now = (u32)tonic_time_us(ctx);
 	u32 t = dcqcn_timer_us(ctx), b = tonic_prog_param(ctx, 3, DCQCN_B_BYTES, ~0u);
 
 	/* A period changed on the live flow takes effect from here. */
 	ctx->period = (u32)tonic_us_cycles(ctx, t) / DCQCN_TICKS;
-	tonic_gbn_timeout(ctx, &d->rto);
 	if (!tonic_before(now, d->alpha_due)) {
 		d->alpha -= d->alpha >> DCQCN_G_SHIFT;
 		d->alpha_due = now + t;
@@ -150,6 +129,32 @@ static void dcqcn_periodic(struct tonic_prog_ctx *ctx)
 			d->t_stage++;
 		dcqcn_increase(ctx, d);
 	}
+}
+
+static void dcqcn_init(struct tonic_prog_ctx *ctx)
+{
+	struct dcqcn_state *d = ctx->user;
+
+	tonic_dcqcn_init(ctx, &d->rp);
+	tonic_rto_init(ctx, &d->rto);
+}
+
+static void dcqcn_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct dcqcn_state *d = ctx->user;
+
+	if (ctx->pkt->type == TONIC_PKT_CNP)
+		tonic_dcqcn_cnp(ctx, &d->rp);
+	else
+		tonic_gbn_incoming(ctx, &d->rto);
+}
+
+static void dcqcn_periodic(struct tonic_prog_ctx *ctx)
+{
+	struct dcqcn_state *d = ctx->user;
+
+	tonic_gbn_timeout(ctx, &d->rto);
+	tonic_dcqcn_periodic(ctx, &d->rp);
 }
 
 const struct tonic_prog_ops tonic_prog_dcqcn = {

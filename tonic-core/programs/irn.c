@@ -11,13 +11,18 @@
  * when at most IRN_N packets are in flight (tail of a short message), else
  * RTO_high.
  *
- * IRN is rate-based (Tonic's Table 3): the flow is paced at its rate (line
- * rate, init_rate_kbps, unless a rate CC is added) and BDP-FC is the
- * engine's cwnd cap for rate flows (.cwnd_cap).
+ * IRN is rate-based (Tonic's Table 3): the flow is paced at its rate and
+ * BDP-FC is the engine's cwnd cap for rate flows (.cwnd_cap).  Two
+ * programs:
  *
- * Parameters (cfg->param[], 0 = default), read on every call:
- *   [0] BDP-FC cap in packets (default IRN_BDP_CAP; IRN_BDP_OFF disables
- *       BDP-FC, leaving only the window limit K)
+ *   irn        paced at a constant rate (init_rate_kbps, the line rate).
+ *              Parameters (cfg->param[], 0 = default), read on every call:
+ *              [0] BDP-FC cap in packets (default IRN_BDP_CAP; IRN_BDP_OFF
+ *              disables BDP-FC, leaving only the window limit K)
+ *   irn-dcqcn  IRN with DCQCN's reaction point as its rate control, as the
+ *              IRN paper pairs them (4.3): CNPs cut the rate, loss is
+ *              IRN's.  Parameters are DCQCN's (dcqcn.c); BDP-FC is the
+ *              flow's init_cwnd (default IRN_BDP_CAP).
  */
 #include "../program.h"
 #include "programs.h"
@@ -71,14 +76,11 @@ static void irn_bdp_fc(struct tonic_prog_ctx *ctx)
 	ctx->cwnd = cap < ctx->wnd_bits ? cap : ctx->wnd_bits;
 }
 
-static void irn_init(struct tonic_prog_ctx *ctx)
+static void irn_start(struct tonic_prog_ctx *ctx, struct irn_state *s)
 {
-	struct irn_state *s = ctx->user;
-
 	s->recover = ctx->wnd_start;
 	s->rtx_next = ctx->wnd_start;
 	s->sack_hi = ctx->wnd_start;
-	irn_bdp_fc(ctx);
 	/* Pace one packet at a time at the flow's rate. */
 	if (!ctx->burst)
 		ctx->burst = ctx->seg_size;
@@ -119,13 +121,12 @@ static void irn_enter_recovery(struct tonic_prog_ctx *ctx, struct irn_state *s)
 	s->rtx_next = ctx->wnd_start;
 }
 
-static void irn_incoming(struct tonic_prog_ctx *ctx)
+/* ACKs and NACKs: selective repeat. */
+static void irn_ack(struct tonic_prog_ctx *ctx, struct irn_state *s)
 {
-	struct irn_state *s = ctx->user;
 	const struct tonic_pkt *pkt = ctx->pkt;
 	u32 i;
 
-	irn_bdp_fc(ctx);
 	if (pkt->type != TONIC_PKT_ACK && pkt->type != TONIC_PKT_NACK)
 		return;
 	if (ctx->wnd_start != ctx->old_wnd_start) {
@@ -150,11 +151,8 @@ static void irn_incoming(struct tonic_prog_ctx *ctx)
 	}
 }
 
-static void irn_periodic(struct tonic_prog_ctx *ctx)
+static void irn_timeout(struct tonic_prog_ctx *ctx, struct irn_state *s)
 {
-	struct irn_state *s = ctx->user;
-
-	irn_bdp_fc(ctx);
 	if (!ctx->timeout || !tonic_flight(ctx))
 		return;
 	/*
@@ -182,6 +180,24 @@ static void irn_periodic(struct tonic_prog_ctx *ctx)
 	irn_set_rto(ctx);
 }
 
+static void irn_init(struct tonic_prog_ctx *ctx)
+{
+	irn_bdp_fc(ctx);
+	irn_start(ctx, ctx->user);
+}
+
+static void irn_incoming(struct tonic_prog_ctx *ctx)
+{
+	irn_bdp_fc(ctx);
+	irn_ack(ctx, ctx->user);
+}
+
+static void irn_periodic(struct tonic_prog_ctx *ctx)
+{
+	irn_bdp_fc(ctx);
+	irn_timeout(ctx, ctx->user);
+}
+
 const struct tonic_prog_ops tonic_prog_irn = {
 	.name		= "irn",
 	.credit		= TONIC_CREDIT_RATE,
@@ -194,4 +210,51 @@ const struct tonic_prog_ops tonic_prog_irn = {
 	.init		= irn_init,
 	.incoming	= irn_incoming,
 	.periodic	= irn_periodic,
+};
+
+struct irn_dcqcn_state {
+	struct irn_state irn;
+	struct tonic_dcqcn rp;
+};
+
+static void irn_dcqcn_init(struct tonic_prog_ctx *ctx)
+{
+	struct irn_dcqcn_state *s = ctx->user;
+
+	tonic_dcqcn_init(ctx, &s->rp);
+	irn_start(ctx, &s->irn);
+}
+
+static void irn_dcqcn_incoming(struct tonic_prog_ctx *ctx)
+{
+	struct irn_dcqcn_state *s = ctx->user;
+
+	if (ctx->pkt->type == TONIC_PKT_CNP)
+		tonic_dcqcn_cnp(ctx, &s->rp);
+	else
+		irn_ack(ctx, &s->irn);
+}
+
+static void irn_dcqcn_periodic(struct tonic_prog_ctx *ctx)
+{
+	struct irn_dcqcn_state *s = ctx->user;
+
+	irn_timeout(ctx, &s->irn);
+	tonic_dcqcn_periodic(ctx, &s->rp);
+}
+
+const struct tonic_prog_ops tonic_prog_irn_dcqcn = {
+	.name		= "irn-dcqcn",
+	.credit		= TONIC_CREDIT_RATE,
+	.cwnd_cap	= true,			/* BDP-FC, fixed at init_cwnd */
+	.cnp		= true,
+	.user_size	= sizeof(struct irn_dcqcn_state),
+	/* A CNP's cut must not be undone by an increase in the same cycle. */
+	.prio		= TONIC_PRIO_INCOMING,
+	.def_cwnd	= IRN_BDP_CAP,
+	.def_rate_kbps	= 40000000,		/* 40 Gb/s, DCQCN's setting */
+	.def_rto_us	= IRN_RTO_HIGH_US,
+	.init		= irn_dcqcn_init,
+	.incoming	= irn_dcqcn_incoming,
+	.periodic	= irn_dcqcn_periodic,
 };

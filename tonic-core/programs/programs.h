@@ -16,6 +16,7 @@ extern const struct tonic_prog_ops tonic_prog_sack;
 extern const struct tonic_prog_ops tonic_prog_ndp;
 extern const struct tonic_prog_ops tonic_prog_dcqcn;
 extern const struct tonic_prog_ops tonic_prog_irn;
+extern const struct tonic_prog_ops tonic_prog_irn_dcqcn;
 extern const struct tonic_prog_ops tonic_prog_ibcc;
 extern const struct tonic_prog_ops tonic_prog_cubic;
 extern const struct tonic_prog_ops tonic_prog_dctcp;
@@ -104,6 +105,27 @@ void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, boo
 bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc);
 void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc);
 void tonic_tcp_periodic(struct tonic_prog_ctx *ctx);
+
+/*
+ * DCQCN's reaction point (dcqcn.c): rate control on CNPs, for a program
+ * that brings its own reliability (dcqcn: go-back-N; irn-dcqcn: IRN).
+ */
+struct tonic_dcqcn {
+	u32 rt;			/* target rate, kbps */
+	u32 line;		/* rate at flow start: the ceiling */
+	u32 alpha;		/* Q16 */
+	u32 bytes;		/* byte counter since the last CNP or B */
+	u32 alpha_due;		/* us (low 32 bits) of the next alpha decay */
+	u32 rate_due;		/* us of the next rate-increase timer event */
+	u8 t_stage;		/* timer events since the last CNP */
+	u8 bc_stage;		/* byte-counter events since the last CNP */
+	u8 limited;		/* below line rate: increase machinery runs */
+	u8 pad;
+};
+
+void tonic_dcqcn_init(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d);
+void tonic_dcqcn_cnp(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d);
+void tonic_dcqcn_periodic(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d);
 
 /* NewReno's loss recovery (newreno.c) around the window growth of @cc. */
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);

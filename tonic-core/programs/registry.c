@@ -14,6 +14,7 @@ static const struct tonic_prog_ops *const tonic_progs[] = {
 	&tonic_prog_cubic,
 	&tonic_prog_dctcp,
 	&tonic_prog_rc,
+	&tonic_prog_irn_dcqcn,
 };
 
 const struct tonic_prog_ops *tonic_prog_find(const char *name)
