@@ -115,6 +115,20 @@ gn=$(get irn-gbn-nic fct_done)
 nq=$(awk '$1 ~ /^port_nic/ && $7 > m { m = $7 } END { print m + 0 }' $W/irn-gbn-nic/summary.txt)
 ok $(tst "$nq <= 2") "irn: gbn-nic's NIC queue stays at one packet (max $nq KB)"
 ok $(tst "${gn:-0} < $id / 4") "irn: go-back-N with a bounded NIC still collapses (${gn:-0} of $tot messages)"
+# IRN with DCQCN (irn-dcqcn): every message completes, faster than RoCE's
+# go-back-N with DCQCN on the same lossy path and than its lossless stand-in.
+for v in irn-dcqcn gbn-dcqcn gbn-dcqcn-lossless; do
+	$SC/irn-flows.sh $v > $W/irn-$v.conf
+	run irn-$v $W/irn-$v.conf
+done
+idd=$(get irn-irn-dcqcn fct_done); idm=$(get irn-irn-dcqcn fct_mean_us)
+gdm=$(get irn-gbn-dcqcn fct_mean_us); gdd=$(get irn-gbn-dcqcn fct_done)
+glm=$(get irn-gbn-dcqcn-lossless fct_mean_us)
+im=$(get irn-irn-dcqcn port_sw8 7)
+ok $(tst "$idd == $tot && ${im:-0} > 0") "irn-dcqcn: all $tot messages complete, ECN marks $im (DCQCN active)"
+ok $(tst "${gdd:-0} < $tot || $idm < ${gdm:-0}") \
+	"irn-dcqcn: mean FCT $idm us beats go-back-N + DCQCN (${gdd:-0} done, mean ${gdm:-?} us)"
+ok $(tst "$idm < ${glm:-0}") "irn-dcqcn: mean FCT $idm us < lossless RoCE + DCQCN ${glm:-?} us"
 
 # (6) IB CC: 1 : 1/2 : 1/3 and tenant fairness.
 # The BECN ratio is the theorem's (timer equilibrium) and is held tight;

@@ -44,7 +44,7 @@ done
 sed 's/cnp_us=50 count=100/& p0=300/' $SC/dcqcn-200.conf > "$OUT/dcqcn-200-t300.conf"
 run dcqcn-200-t300 "$OUT/dcqcn-200-t300.conf"
 run dcqcn-128b $SC/dcqcn-128b.conf
-for v in irn irn-nobdp gbn gbn-nic; do
+for v in irn irn-nobdp gbn gbn-nic irn-dcqcn gbn-dcqcn gbn-dcqcn-lossless; do
 	$SC/irn-flows.sh $v > "$OUT/irn-$v.conf"
 	run irn-$v "$OUT/irn-$v.conf"
 	for s in 2 3; do
@@ -53,7 +53,7 @@ for v in irn irn-nobdp gbn gbn-nic; do
 done
 # Finding 1: the same scenarios at the Tonic paper's 100 ns cycle.  The
 # NewReno ones run at one wire-packet time (832 ns) above; DCQCN's at 10 ns.
-# (IRN's and IB CC's programs keep timers in cycles, so they stay at 10 ns.)
+# IRN and IB CC too, now that every program timer is a time.
 for c in newreno-loss newreno-200-tonic newreno-200-ref; do
 	sed 's/^cycle_ps .*/cycle_ps 100000/' $SC/$c.conf > "$OUT/$c-100ns.conf"
 done
@@ -74,8 +74,14 @@ for s in 2 3; do
 	done
 done
 run dcqcn-2-100ns "$OUT/dcqcn-2-100ns.conf"
+for v in irn irn-dcqcn; do
+	sed '/^hosts/i cycle_ps 100000' "$OUT/irn-$v.conf" > "$OUT/irn-$v-100ns.conf"
+	run irn-$v-100ns "$OUT/irn-$v-100ns.conf"
+done
 run dcqcn-200-100ns "$OUT/dcqcn-200-100ns.conf"
 run ibcc-ratio $SC/ibcc-ratio.conf
+sed '/^hosts/i cycle_ps 100000' $SC/ibcc-ratio.conf > "$OUT/ibcc-ratio-100ns.conf"
+run ibcc-ratio-100ns "$OUT/ibcc-ratio-100ns.conf"
 run ibcc-tenant $SC/ibcc-tenant.conf
 run ibcc-cct $SC/ibcc-cct.conf
 run ibcc-fair $SC/ibcc-fair.conf

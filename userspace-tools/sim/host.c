@@ -162,6 +162,17 @@ static void host_emit(struct sim *s, struct host *h, const struct tonic_desc *d)
 	port_send(&h->nic, p);
 }
 
+/*
+ * The flow leaves the engine: keep its statistics first, as its id may be
+ * reused (the next message of a count= flow).
+ */
+static void host_flow_leave(struct host *h, struct flow *f)
+{
+	tonic_flow_stats(h->tc, f->local, &f->final);
+	f->left = true;
+	tonic_flow_remove(h->tc, f->local);
+}
+
 static void host_note(struct sim *s, struct host *h, const struct tonic_note *n)
 {
 	struct flow *f = h->local[n->flow];
@@ -171,7 +182,7 @@ static void host_note(struct sim *s, struct host *h, const struct tonic_note *n)
 		f->acked = n->value;
 		if (f->size && n->value == (u32)f->size) {
 			/* Everything acked: the flow leaves Tonic, as close() would. */
-			tonic_flow_remove(h->tc, f->local);
+			host_flow_leave(h, f);
 			f->active = 0;
 			return;
 		}
@@ -253,7 +264,7 @@ void host_flow_stop(struct sim *s, struct flow *f)
 	f->active = 0;
 	if (f->impl == IMPL_TONIC) {
 		host_run(s, h, host_cycle(s, h) ? host_cycle(s, h) - 1 : 0);
-		tonic_flow_remove(h->tc, f->local);
+		host_flow_leave(h, f);
 	}
 }
 

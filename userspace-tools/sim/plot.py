@@ -211,7 +211,9 @@ note("dcqcn_128b_nic_util", sm["port_nic0"].split()[1])
 # (5) IRN FCTs.
 fig, ax = plt.subplots(figsize=(6, 4))
 for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-FC"),
-               ("gbn", "RoCE go-back-N"), ("gbn-nic", "go-back-N, NIC never queues")):
+               ("gbn", "RoCE go-back-N"), ("gbn-nic", "go-back-N, NIC never queues"),
+               ("irn-dcqcn", "IRN + DCQCN"), ("gbn-dcqcn", "RoCE go-back-N + DCQCN"),
+               ("gbn-dcqcn-lossless", "RoCE + DCQCN, lossless (32 MB, no loss)")):
     fr = rows("irn-" + v, "flows.csv")
     fct = sorted(float(r["fct_us"]) for r in fr if float(r["fct_us"]) >= 0)
     if fct:
@@ -232,8 +234,17 @@ ax.set_xscale("log")
 ax.set_xlabel("flow completion time of 500 KB messages (us)")
 ax.set_ylabel("fraction of messages completed")
 ax.set_title("8-to-1 incast, 40 Gb/s, 0.1 % loss, no PFC")
-ax.legend()
+ax.legend(fontsize="small")
 save(fig, "fig5-irn-fct.png")
+for v in ("irn-dcqcn", "gbn-dcqcn", "gbn-dcqcn-lossless"):
+    sm = summary("irn-" + v)
+    note("irn_%s_ecn_marks_drops" % v.replace("-", "_"), "%s %s" % (
+        sm["port_sw8"].split()[5], sm["port_sw8"].split()[3]))
+# The IRN programs at the Tonic paper's 100 ns cycle.
+for v in ("irn", "irn-dcqcn"):
+    sm = summary("irn-%s-100ns" % v)
+    note("cycle_irn_%s_100ns_fct_done_mean_p99" % v.replace("-", "_"), "%s %s %s" % (
+        sm["fct_done"], sm["fct_mean_us"], sm["fct_p99_us"]))
 
 # (6a) IB-CC CCTI_Increase 1:2:3.
 s = rows("ibcc-ratio", "samples.csv")
@@ -255,7 +266,8 @@ note("ibcc_ratio_util", sm["port_sw3"].split()[1])
 
 # (6a) like with like: the rate ratio and the BECN ratio of the same run,
 # and the fraction of each QP's packets marked (the theorem assumes equal).
-for name in ("ibcc-ratio", "ibcc-ratio-s2", "ibcc-ratio-s3", "ibcc-ratio-fecn4", "ibcc-ratio-fecn64"):
+for name in ("ibcc-ratio", "ibcc-ratio-s2", "ibcc-ratio-s3", "ibcc-ratio-fecn4", "ibcc-ratio-fecn64",
+             "ibcc-ratio-100ns"):
     fr = rows(name, "flows.csv")
     thr = [float(r["thr_mbps"]) for r in fr]
     becn = [int(r["cnps"]) for r in fr]

@@ -203,6 +203,9 @@ struct flow {
 	/* statistics */
 	u64 tx_pkts, rtx_pkts, ctl_drops;
 	u64 ref_timeouts;	/* reference sender's RTOs (Tonic's are in its stats) */
+	/* Tonic's stats of the flow when it left the engine (left: it did). */
+	struct tonic_flow_stats final;
+	bool left;
 	u64 rx_mark;		/* rx.bytes at the start of the measurement */
 	ps_t fct;
 };

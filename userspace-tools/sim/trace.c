@@ -116,7 +116,9 @@ void trace_summary(struct sim *s)
 		double thr = (f->rx.bytes - f->rx_mark) * 8.0 / dur / 1e6;
 		bool whole = f->start <= s->measure_from && (!f->stop || f->stop >= s->end);
 
-		if (f->impl == IMPL_TONIC && s->hosts[f->src].tc)
+		if (f->impl == IMPL_TONIC && f->left)
+			st = f->final;
+		else if (f->impl == IMPL_TONIC && s->hosts[f->src].tc)
 			tonic_flow_stats(s->hosts[f->src].tc, f->local, &st);
 		else
 			st.timeouts = f->ref_timeouts;
