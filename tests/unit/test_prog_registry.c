@@ -66,7 +66,8 @@ int main(void)
 	ok(tonic_prog_irn.cwnd_cap, "irn: BDP-FC as the cwnd cap of a rate flow");
 	/* Only the programs that react to CNPs ask for ECN-capable packets. */
 	for (i = 0; list && i < n; i++)
-		is(list[i]->cnp, !strcmp(list[i]->name, "dcqcn") || !strcmp(list[i]->name, "ibcc"),
+		is(list[i]->cnp, !strcmp(list[i]->name, "dcqcn") || !strcmp(list[i]->name, "ibcc") ||
+		   !strcmp(list[i]->name, "irn-dcqcn"),
 		   "%s: cnp flag", list[i]->name);
 
 	/* Each program moves 200 segments over a clean path, one flow at a time. */

@@ -60,7 +60,6 @@ void tonic_dcqcn_init(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
 	u32 now = (u32)tonic_time_us(ctx);
 
-	d->line = ctx->rate_kbps;
 	d->rt = ctx->rate_kbps;
 	d->alpha = DCQCN_ALPHA_ONE;	/* the paper starts at 1: the first CNP halves */
 	dcqcn_clocks(ctx, d, now);
@@ -85,20 +84,21 @@ void tonic_dcqcn_cnp(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 	d->limited = 1;
 }
 
-/* One increase event from either clock. */
+/* One increase event from either clock; the flow's initial rate is the ceiling. */
 static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
+	u32 line = ctx->cfg->init_rate_kbps;
 	u8 lo = d->t_stage < d->bc_stage ? d->t_stage : d->bc_stage;
 	u8 hi = d->t_stage < d->bc_stage ? d->bc_stage : d->t_stage;
 
 	if (lo > DCQCN_F)
-		d->rt += (lo - DCQCN_F) * tonic_prog_param(ctx, 2, DCQCN_R_HAI, d->line);
+		d->rt += (lo - DCQCN_F) * tonic_prog_param(ctx, 2, DCQCN_R_HAI, line);
 	else if (hi > DCQCN_F)
-		d->rt += tonic_prog_param(ctx, 1, DCQCN_R_AI, d->line);
-	if (d->rt > d->line)
-		d->rt = d->line;
+		d->rt += tonic_prog_param(ctx, 1, DCQCN_R_AI, line);
+	if (d->rt > line)
+		d->rt = line;
 	ctx->rate_kbps = (ctx->rate_kbps + d->rt + 1) / 2;
-	if (ctx->rate_kbps >= d->line)
+	if (ctx->rate_kbps >= line)
 		d->limited = 0;
 }
 

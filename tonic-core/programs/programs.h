@@ -112,7 +112,6 @@ void tonic_tcp_periodic(struct tonic_prog_ctx *ctx);
  */
 struct tonic_dcqcn {
 	u32 rt;			/* target rate, kbps */
-	u32 line;		/* rate at flow start: the ceiling */
 	u32 alpha;		/* Q16 */
 	u32 bytes;		/* byte counter since the last CNP or B */
 	u32 alpha_due;		/* us (low 32 bits) of the next alpha decay */
