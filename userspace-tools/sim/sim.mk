@@ -5,9 +5,10 @@
 #                   Documentation/results/ (minutes)
 #   make sim-check  the quick scenarios as regression tests (TAP)
 #   make eval-kernel scenario (1) against the Linux kernel's NewReno: a
-#                   traced reno/no-SACK flow in the QEMU guest, its losses
-#                   replayed in tonic-sim (kernel-trace/; ~90 s).  `make
-#                   eval` runs it last; EVAL_KERNEL=0 skips it.
+#                   traced reno/no-SACK flow in the QEMU guest, three runs
+#                   with every 500th/450th/550th packet dropped, their
+#                   losses replayed in tonic-sim (kernel-trace/; ~5 min).
+#                   `make eval` runs it last; EVAL_KERNEL=0 skips it.
 SIM_DIR := userspace-tools/sim
 SIM_SRCS := $(wildcard $(SIM_DIR)/*.c)
 SIM_BIN := $(B)/sim/tonic-sim

@@ -76,12 +76,16 @@ sc = {fl: [(float(r["t_us"]) / 1000, int(r["cwnd"])) for r in ssam if r["flow"] 
       for fl in ("0", "1")}
 
 
-def mean_step(pts, t_end):
-    """Time-weighted mean of a step function sampled at pts (t, v)."""
+def mean_step(pts, t_end, t_from=None):
+    """Time-weighted mean of a step function sampled at pts (t, v), from
+    t_from (default: its first sample) to t_end."""
+    lo = pts[0][0] if t_from is None else t_from
     tot = 0.0
     for (t0, v), (t1, _) in zip(pts, pts[1:] + [(t_end, 0)]):
-        tot += v * (min(t1, t_end) - t0)
-    return tot / (t_end - pts[0][0])
+        a, b = max(t0, lo), min(t1, t_end)
+        if b > a:
+            tot += v * (b - a)
+    return tot / (t_end - lo)
 
 
 def episodes(seq):
@@ -115,6 +119,10 @@ note("kernel_min_srtt_us", meta["min_srtt_us"])
 note("kernel_rtt_base_us", rtt_base)
 note("kernel_rx_reordered", meta["rx_reordered"])
 note("kernel_tx_inferred", meta["tx_inferred"])
+note("kernel_rx_missed_inferred", meta.get("rx_missed_inferred", "-"))
+note("path_drop_every", meta.get("drop_every", "0"))
+note("path_dropped", meta.get("gact_dropped", "-"))
+note("path_dropped_window", meta.get("path_dropped_window", "-"))
 figs = {}
 for lab, cw, seq, gbps in (
         ("kernel", kc, kq, kacked * mss * 8 / (T / 1e6) / 1e6),
@@ -123,6 +131,8 @@ for lab, cw, seq, gbps in (
     figs[lab] = dict(cwnd=mean_step(cw, dur_ms), thr=gbps, tx=len(seq),
                      rtx=sum(r for _, _, r in seq), ep=episodes(seq))
     note("%s_mean_cwnd" % lab, "%.2f" % figs[lab]["cwnd"])
+    # Without the start-up (slow start and the first recoveries).
+    note("%s_mean_cwnd_from_3s" % lab, "%.2f" % mean_step(cw, dur_ms, 3000))
     note("%s_goodput_mbps" % lab, "%.3f" % gbps)
     note("%s_tx_pkts" % lab, figs[lab]["tx"])
     note("%s_rtx_pkts" % lab, figs[lab]["rtx"])
@@ -134,6 +144,11 @@ with open(os.path.join(res, "kernel-newreno.txt"), "w") as fp:
     fp.write("# written by userspace-tools/sim/kernel-trace/compare.py (make eval-kernel)\n")
     fp.write("\n".join(res_lines) + "\n")
 print("\n".join(res_lines))
+# The losses the trace implies must be the ones the path made (every Nth
+# packet, counted up to the last transmission the trace classifies).
+if "path_dropped_window" in meta and int(meta["path_dropped_window"]) != int(meta["lost"]):
+    sys.exit("compare.py: the trace implies %s losses, the path dropped %s"
+             % (meta["lost"], meta["path_dropped_window"]))
 
 # cwnd: whole run, and a zoom.
 zoom = (10000, 16000)
@@ -147,8 +162,10 @@ for ax, rng in ((axs[0], (0, dur_ms)), (axs[1], zoom)):
     ax.set_xlim(rng[0] / 1000, rng[1] / 1000)
     ax.set_ylabel("cwnd (segments)")
 axs[0].set_ylim(0, 100)
-axs[0].set_title("NewReno, %s, RTT %.0f ms, %s random loss; same %s losses replayed in the simulator"
-                 % (meta["rate"], 2 * owd_us / 1000, meta["loss"], meta["lost"]), fontsize=9)
+lossdesc = ("every %sth packet dropped" % meta["drop_every"] if meta.get("drop_every", "0") != "0"
+            else "%s random loss" % meta["loss"])
+axs[0].set_title("NewReno, %s, RTT %.0f ms, %s; same %s losses replayed in the simulator"
+                 % (meta["rate"], 2 * owd_us / 1000, lossdesc, meta["lost"]), fontsize=9)
 axs[0].legend(fontsize=8, loc="upper right")
 axs[1].set_xlabel("time (s)")
 save = lambda f, n: (f.tight_layout(), f.savefig(os.path.join(res, n), dpi=110), plt.close(f))

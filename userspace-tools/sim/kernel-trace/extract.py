@@ -38,10 +38,11 @@ info = [l[len("# kt: "):] for l in lines if l.startswith("# kt: ")]
 
 meta = {}
 for l in info:
-    m = re.match(r"kernel (\S+) rate (\S+) owd (\S+) loss (\S+) limit (\d+) dur (\d+)s(?: rmem (\d+))?", l)
+    m = re.match(r"kernel (\S+) rate (\S+) owd (\S+) loss (\S+) limit (\d+) dur (\d+)s"
+                 r"(?: rmem (\d+))?(?: drop-every (\d+))?", l)
     if m:
         meta.update(kernel=m[1], rate=m[2], owd=m[3], loss=m[4], limit=m[5], dur_s=m[6],
-                    rmem=m[7] or "default")
+                    rmem=m[7] or "default", drop_every=m[8] or "0")
     m = re.match(r"kprobe\s+(\S+)\s+(\d+)\s+(\d+)", l)
     if m:
         meta["kprobe_%s_hits" % m[1]] = m[2]
@@ -49,6 +50,10 @@ for l in info:
     m = re.match(r"qdisc\s+Sent (\d+) bytes (\d+) pkt \(dropped (\d+)", l)
     if m:
         meta.update(netem_pkts=m[2], netem_dropped=m[3])
+    # The gact action's counters: what the path dropped on purpose.
+    m = re.match(r"gact\s+Sent (\d+) bytes (\d+) pkt \(dropped (\d+)", l)
+    if m:
+        meta.update(gact_pkts=m[2], gact_dropped=m[3])
 
 
 def unit(v, units):
@@ -84,6 +89,9 @@ def rel(seq):
     return (seq - isn - 1) % M
 
 
+# Every packet the sender sent (SYN and pure ACKs too), by time: what the
+# path's every-Nth drop counts.
+sent_at = sorted(t for t, s, e in T)
 # Data only (pure ACKs carry no sequence space; the FIN is not reached).
 T = [(t, rel(s), (e - s) % M) for t, s, e in T[1:] if (e - s) % M > 1]
 R = [(t, rel(s), (e - s) % M) for t, s, e in R if (e - s) % M > 1]
@@ -148,7 +156,18 @@ if stray:
 # The tail was still in flight when tracing stopped: keep transmissions up
 # to 200 before the last one that arrived.
 last = max(i for i in range(len(T)) if matched[i]) - 200
-lost_idx = [i for i in range(last + 1) if not matched[i]]
+# Lost: unmatched, and sent again later -- without SACK the sender must
+# resend whatever did not arrive.  An unmatched transmission never sent
+# again did arrive: the receiver's kprobe missed it (kprobe_rx_missed).
+unmatched = [i for i in range(last + 1) if not matched[i]]
+lost_idx = [i for i in unmatched if bytx[seqrows[i][1]][-1] > i]
+meta["rx_missed_inferred"] = len(unmatched) - len(lost_idx)
+# What the path dropped up to there, when it drops every Nth packet: the
+# packets the sender sent until then (those the tx kprobe missed included).
+n_every = int(meta.get("drop_every", "0"))
+if n_every:
+    upto = bisect.bisect_right(sent_at, T[last][0]) + sum(1 for x in inferred if x[0] <= T[last][0])
+    meta["path_dropped_window"] = upto // n_every
 for i in lost_idx:
     seqrows[i][4] = 1
 seqrows = seqrows[: last + 1]

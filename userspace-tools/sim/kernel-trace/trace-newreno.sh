@@ -1,6 +1,8 @@
 #!/bin/sh
-# Linux NewReno (reno without SACK) on one flow with netem delay, rate and
-# random loss; traces every transmission, every arrival and every ACK's
+# Linux NewReno (reno without SACK) on one flow with netem delay and rate,
+# and deterministic loss: every KT_DROP_EVERY-th packet towards the receiver
+# is dropped (tc gact "random determ", on the switch port's clsact egress,
+# counted there); traces every transmission, every arrival and every ACK's
 # cwnd, for evaluation scenario (1).  Not a pass/fail test: the host
 # (kernel-trace/extract.py) decodes the trace from the KTAP diagnostics.
 # Run by `make eval-kernel`:
@@ -9,7 +11,8 @@
 . /tests/lib.sh
 RATE=${KT_RATE:-20mbit}	# bottleneck (switch port towards the receiver)
 OWD=${KT_OWD:-20ms}	# one-way delay, each direction: RTT = 2 x OWD
-LOSS=${KT_LOSS:-0.2%}	# netem random loss on the data path
+LOSS=${KT_LOSS:-0%}	# netem random loss on the data path (none: see DROP)
+DROP=${KT_DROP_EVERY:-500}	# drop every DROP-th data-path packet (0.2 %)
 LIMIT=${KT_LIMIT:-1000}	# netem queue, packets
 DUR=${KT_DUR:-30}	# seconds of traced transfer
 RMEM=${KT_RMEM:-724000}	# receiver's tcp_rmem max: window cap ~250 segments
@@ -19,7 +22,7 @@ T=/sys/kernel/tracing
 mount -t tracefs nodev $T 2>/dev/null
 [ -w $T/kprobe_events ] || { echo "no tracefs kprobe_events"; exit $KSFT_SKIP; }
 tonic_hosts 2 || ksft_fail "tonic_hosts"
-$MODPROBE sch_netem || ksft_fail "sch_netem"
+for m in sch_netem sch_ingress cls_matchall act_gact; do $MODPROBE $m || ksft_fail "$m"; done
 for h in h1 h2; do
 	# Per-netns sysctls.  reno without SACK: RFC 6582 NewReno recovery
 	# (tcp_newreno_mark_lost / partial acks); no SACK also means no RACK
@@ -42,10 +45,14 @@ $IP -n h2 link set dev eth0 gso_max_segs 1 2>/dev/null
 $TC -n sw qdisc replace dev p2 root netem delay $OWD rate $RATE loss $LOSS limit $LIMIT ||
 	ksft_fail "netem p2"
 $TC -n sw qdisc replace dev p1 root netem delay $OWD limit $LIMIT || ksft_fail "netem p1"
-echo "kt: kernel $(uname -r) rate $RATE owd $OWD loss $LOSS limit $LIMIT dur ${DUR}s rmem $RMEM"
+echo "kt: kernel $(uname -r) rate $RATE owd $OWD loss $LOSS limit $LIMIT dur ${DUR}s rmem $RMEM drop-every $DROP"
 echo "kt: h1 cc $(on h1 cat /proc/sys/net/ipv4/tcp_congestion_control) sack $(on h1 cat /proc/sys/net/ipv4/tcp_sack)" \
 	"gso_max_segs $($IP -n h1 -d link show eth0 | sed -n 's/.*gso_max_segs \([0-9]*\).*/\1/p')"
 on h1 ping -c 2 -i 0.3 10.0.0.2 | tail -n 1 | sed 's/^/kt: ping /'
+# After the ping, so that the count starts with the connection's SYN.
+$TC -n sw qdisc add dev p2 clsact || ksft_fail "clsact p2"
+$TC -n sw filter add dev p2 egress protocol ip matchall \
+	action gact ok random determ drop "$DROP" || ksft_fail "gact p2"
 
 # Tracing.  Offsets: TCP_SKB_CB(skb) is skb->cb (offset 40 on x86-64),
 # seq and end_seq its first two u32.  __tcp_transmit_skb(sk, skb, ...)
@@ -90,7 +97,8 @@ on h1 $SS -tin dst 10.0.0.2 | sed 's/^/kt: ss /'
 kill $spid $rpid 2>/dev/null
 wait $spid $rpid 2>/dev/null
 exec 3>&-
-$TC -n sw -s qdisc show dev p2 | sed 's/^/kt: qdisc /'
+$TC -n sw -s qdisc show dev p2 root | sed 's/^/kt: qdisc /'
+$TC -n sw -s filter show dev p2 egress | sed 's/^/kt: gact /'
 awk '{ print "kt: kprobe", $0 }' $T/kprobe_profile
 echo "kt: entries $(grep -c . $T/trace) lost-events $(cat $T/per_cpu/cpu*/stats | awk '/overrun/ { n += $2 } END { print n }')"
 
