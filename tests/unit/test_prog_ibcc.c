@@ -194,11 +194,37 @@ static void algorithm1(void)
 	ph_free(ph);
 }
 
+/* param[3]: CCTI_Timer in microseconds (the seed's Table 1 lists it per QP). */
+static void timer_param(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_ibcc);
+	u32 i;
+
+	c.seg_size = SEG;
+	c.param[3] = 300;	/* 300 us = 2 x TIMER */
+	ph_add(ph, 0, &c);
+	c.param[3] = 50;
+	ph_add(ph, 1, &c);
+	for (i = 0; i < 10; i++) {
+		ph_cnp(ph, 0);
+		ph_cnp(ph, 1);
+	}
+	ph_run(ph, TIMER + TIMER / 5);
+	is(rate(ph, 0), want_rate(10), "CCTI_Timer 300 us: no step after 150 us");
+	ok(rate(ph, 1) >= want_rate(7) && rate(ph, 1) <= want_rate(6),
+	   "CCTI_Timer 50 us: three or four steps in 180 us (CCTI 10 -> 6 or 7)");
+	ph_run(ph, TIMER);
+	is(rate(ph, 0), want_rate(9), "... one step after 300 us");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	walk();
 	params();
 	algorithm1();
+	timer_param();
 	partition();
 	return tap_done();
 }

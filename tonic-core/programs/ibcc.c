@@ -19,6 +19,7 @@
  *   [0] CCTI_Increase (default 1, at most CCTI_Limit)
  *   [1] CCTI_Min      (default 0, at most CCTI_Limit)
  *   [2] CCTI_Limit    (default and maximum IBCC_CCT_SIZE - 1)
+ *   [3] CCTI_Timer    in microseconds (default 150, at most 1 s)
  * A CCTI outside a changed [CCTI_Min, CCTI_Limit] is clamped into it.
  */
 #include "../program.h"
@@ -30,6 +31,7 @@
 #define IBCC_CCTI_MIN		0
 #define IBCC_CCTI_INCREASE	1
 #define IBCC_TIMER_US		150	/* CCTI_Timer (the seed's Table 1) */
+#define IBCC_TIMER_MAX_US	1000000
 
 /* The seed's reference table, CCT(i) = 14 i^2 / 1062 us, in ns, rounded. */
 #define CCT(i)		((14000u * (i) * (i) + 531) / 1062)
@@ -50,7 +52,7 @@ struct ibcc_state {
 
 static u32 ibcc_timer(const struct tonic_prog_ctx *ctx)
 {
-	return (u32)tonic_us_cycles(ctx, IBCC_TIMER_US);
+	return (u32)tonic_us_cycles(ctx, tonic_prog_param(ctx, 3, IBCC_TIMER_US, IBCC_TIMER_MAX_US));
 }
 
 static u32 ibcc_limit(const struct tonic_prog_ctx *ctx)
@@ -134,6 +136,8 @@ static void ibcc_periodic(struct tonic_prog_ctx *ctx)
 	struct ibcc_state *s = ctx->user;
 	u32 now = (u32)ctx->now;
 
+	/* A CCTI_Timer changed on the live flow: looked at as often from here. */
+	ctx->period = ibcc_timer(ctx) / 10 ? : 1;
 	tonic_gbn_timeout(ctx, &s->rto);
 	ibcc_clamp(ctx, s);
 	if (tonic_before(now, s->timer_due))
