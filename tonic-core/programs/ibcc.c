@@ -52,7 +52,9 @@ struct ibcc_state {
 
 static u32 ibcc_timer(const struct tonic_prog_ctx *ctx)
 {
-	return (u32)tonic_us_cycles(ctx, tonic_prog_param(ctx, 3, IBCC_TIMER_US, IBCC_TIMER_MAX_US));
+	u32 us = tonic_prog_param(ctx, 3, IBCC_TIMER_US, IBCC_TIMER_MAX_US);
+
+	return (u32)tonic_us_cycles(ctx, us);
 }
 
 static u32 ibcc_limit(const struct tonic_prog_ctx *ctx)
