@@ -23,9 +23,9 @@ static inline u32 pick(u32 a, u32 b, u32 c)
 /* @us microseconds in cycles of this engine, within [1, U32_MAX]. */
 static u32 us_cycles(const struct tonic_core *tc, u32 us)
 {
-	u64 c = tonic_div64((u64)us * 1000000, tc->cfg.cycle_ps);
+	u64 c = tonic_us_to_cycles(tc->cfg.cycle_ps, us);
 
-	return c > (u32)~0u ? (u32)~0u : c ? (u32)c : 1;
+	return c > (u32)~0u ? (u32)~0u : (u32)c;
 }
 
 int tonic_flow_add(struct tonic_core *tc, u32 id, const struct tonic_flow_cfg *cfg)
@@ -57,8 +57,8 @@ int tonic_flow_add(struct tonic_core *tc, u32 id, const struct tonic_flow_cfg *c
 	f->cfg.init_cwnd = pick(cfg->init_cwnd, p->def_cwnd, TONIC_DEF_CWND);
 	f->cfg.init_rate_kbps = pick(cfg->init_rate_kbps, p->def_rate_kbps, TONIC_DEF_RATE_KBPS);
 	f->cfg.init_credit = pick(cfg->init_credit, p->def_credit, 0);
-	f->cfg.rto_cycles = pick(cfg->rto_cycles, 0,
-				 us_cycles(tc, p->def_rto_us ? : TONIC_DEF_RTO_US));
+	f->cfg.rto_cycles = cfg->rto_cycles ? :
+			    us_cycles(tc, p->def_rto_us ? : TONIC_DEF_RTO_US);
 	f->cfg.ack_notify = pick(cfg->ack_notify, 1, 0);
 
 	f->scheme = p->credit;

@@ -128,6 +128,18 @@ struct tonic_prog_ops {
 	void (*periodic)(struct tonic_prog_ctx *ctx);
 };
 
+/*
+ * @us microseconds in cycles of @cycle_ps picoseconds, at least one: the
+ * engine's conversion of a program's default RTO, and programs' own timers
+ * (tonic_us_cycles()).
+ */
+static inline u64 tonic_us_to_cycles(u32 cycle_ps, u64 us)
+{
+	u64 c = tonic_div64(us * 1000000, cycle_ps ? cycle_ps : 1);
+
+	return c ? c : 1;
+}
+
 /* Mark segments [start, end) (absolute indices) for retransmission. */
 static inline void tonic_mark_rtx(struct tonic_prog_ctx *ctx, u32 start, u32 end)
 {

@@ -49,9 +49,7 @@ u64 tonic_time_us(const struct tonic_prog_ctx *ctx)
 /* @us microseconds in engine cycles, at least one. */
 u64 tonic_us_cycles(const struct tonic_prog_ctx *ctx, u64 us)
 {
-	u64 c = tonic_div64(us * 1000000, ctx->cycle_ps ? ctx->cycle_ps : 1);
-
-	return c ? c : 1;
+	return tonic_us_to_cycles(ctx->cycle_ps, us);
 }
 
 /* Program parameter @i of the flow, @def when it is 0, at most @max. */
