@@ -96,14 +96,15 @@ static void ibcc_clamp(struct tonic_prog_ctx *ctx, struct ibcc_state *s)
 static void ibcc_init(struct tonic_prog_ctx *ctx)
 {
 	struct ibcc_state *s = ctx->user;
+	u32 timer = ibcc_timer(ctx);
 
 	s->line = ctx->rate_kbps;
 	s->ccti = (u16)ibcc_min(ctx);
-	s->timer_due = (u32)ctx->now + ibcc_timer(ctx);
+	s->timer_due = (u32)ctx->now + timer;
 	tonic_rto_init(ctx, &s->rto);
 	ctx->burst = IBCC_AGG * ctx->seg_size;
 	/* The timer is looked at ten times per CCTI_Timer. */
-	ctx->period = ibcc_timer(ctx) / 10 ? : 1;
+	ctx->period = timer / 10 ? : 1;
 	ibcc_set_rate(ctx, s);
 }
 
@@ -136,15 +137,15 @@ static void ibcc_incoming(struct tonic_prog_ctx *ctx)
 static void ibcc_periodic(struct tonic_prog_ctx *ctx)
 {
 	struct ibcc_state *s = ctx->user;
-	u32 now = (u32)ctx->now;
+	u32 now = (u32)ctx->now, timer = ibcc_timer(ctx);
 
 	/* A CCTI_Timer changed on the live flow: looked at as often from here. */
-	ctx->period = ibcc_timer(ctx) / 10 ? : 1;
+	ctx->period = timer / 10 ? : 1;
 	tonic_gbn_timeout(ctx, &s->rto);
 	ibcc_clamp(ctx, s);
 	if (tonic_before(now, s->timer_due))
 		return;
-	s->timer_due = now + ibcc_timer(ctx);
+	s->timer_due = now + timer;
 	if (s->ccti > ibcc_min(ctx)) {
 		s->ccti--;
 		ibcc_set_rate(ctx, s);
