@@ -2,8 +2,8 @@
 /*
  * Tonic for Linux: programmable transport offload.
  *
- * Module entry point: the per-netns defaults (net.tonic.*), the Tonic
- * devices (a bound PCIe Tonic first, then the soft device), the TCP
+ * Module entry point: the per-netns flow quotas and defaults (net.tonic.*),
+ * the Tonic devices (a bound PCIe Tonic first, then the soft device), the TCP
  * integration (sock-glue: ULP + congestion control "tonic", the ACK tap,
  * the admin hooks, debugfs statistics) and last the netlink family.
  * Unload is refused by the module reference counts while any socket still
@@ -16,9 +16,10 @@
 #include <net/tcp.h>
 #include "driver/device.h"
 #include "driver/pci/tonic_pci.h"
-#include "driver/admin.h"
+#include "admin/admin.h"
 #include "driver/registry.h"
-#include "netlink/nl.h"
+#include "driver/quota.h"
+#include "admin/netlink/nl.h"
 #include "sock-glue/glue.h"
 
 static unsigned int max_flows = TONIC_MAX_FLOWS;
@@ -43,10 +44,13 @@ static int __init tonic_init(void)
 	err = tonic_glue_init();
 	if (err)
 		return err;
-	/* Per-netns defaults and net.tonic.* sysctls. */
-	err = tonic_defaults_init();
+	/* Per-netns flow quotas, defaults and net.tonic.* sysctls. */
+	err = tonic_quota_init();
 	if (err)
 		goto err_glue;
+	err = tonic_defaults_init();
+	if (err)
+		goto err_quota;
 	/* A bound PCIe Tonic registers first: it is the default device. */
 	err = tonic_pci_init(&tonic_client);
 	if (err)
@@ -79,6 +83,8 @@ err_pci:
 	tonic_pci_exit();
 err_defaults:
 	tonic_defaults_exit();
+err_quota:
+	tonic_quota_exit();
 err_glue:
 	tonic_glue_exit();
 	return err;
@@ -92,6 +98,7 @@ static void __exit tonic_exit(void)
 	tonic_pci_exit();
 	tonic_dev_unregister(tonic_soft);
 	tonic_defaults_exit();
+	tonic_quota_exit();
 	tonic_glue_exit();
 	pr_info("tonic: unloaded\n");
 }

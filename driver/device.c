@@ -23,7 +23,7 @@
 #include "quota.h"
 #include <trace/events/tonic.h>
 
-/* The admin interface's ear (netlink/event.c), NULL while it is not up. */
+/* The admin interface's ear (admin/netlink/event.c), NULL while it is not up. */
 static tonic_dev_event_fn tonic_dev_event_hook;
 
 static LIST_HEAD(tonic_devs);

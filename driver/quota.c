@@ -19,8 +19,8 @@
 #include <linux/rcupdate.h>
 #include <linux/refcount.h>
 #include <net/net_namespace.h>
+#include <net/netns/generic.h>
 #include "device.h"
-#include "pernet.h"
 #include "quota.h"
 
 #define TONIC_NETQ_AUTO		U32_MAX
@@ -35,6 +35,18 @@ struct tonic_netq {
 #undef TONIC_NETQ_FIELD
 	struct rcu_head rcu;
 };
+
+/* A namespace's quota, NULL once its pernet exit ran. */
+struct tonic_netq_ref {
+	struct tonic_netq __rcu *q;
+};
+
+static unsigned int tonic_netq_id __read_mostly;
+
+static struct tonic_netq_ref *tonic_netq_ref(const struct net *net)
+{
+	return net_generic(net, tonic_netq_id);
+}
 
 u32 tonic_netq_share(const struct tonic_netq *q)
 {
@@ -65,7 +77,7 @@ struct tonic_netq *tonic_netq_get(const struct net *net)
 	if (!net)
 		return NULL;
 	rcu_read_lock();
-	q = rcu_dereference(tonic_net(net)->q);
+	q = rcu_dereference(tonic_netq_ref(net)->q);
 	if (q && !refcount_inc_not_zero(&q->ref))
 		q = NULL;
 	rcu_read_unlock();
@@ -127,8 +139,9 @@ void tonic_netq_stats(const struct net *net, struct tonic_netq_stats *st)
 	tonic_netq_put(q);
 }
 
-int tonic_netq_init(struct net *net, struct tonic_net *tn)
+static int __net_init tonic_netq_net_init(struct net *net)
 {
+	struct tonic_netq_ref *r = tonic_netq_ref(net);
 	struct tonic_netq *q = kzalloc(sizeof(*q), GFP_KERNEL);
 
 	if (!q)
@@ -136,14 +149,31 @@ int tonic_netq_init(struct net *net, struct tonic_net *tn)
 	refcount_set(&q->ref, 1);
 	q->max = TONIC_NETQ_AUTO;
 	q->init = net_eq(net, &init_net);
-	rcu_assign_pointer(tn->q, q);
+	rcu_assign_pointer(r->q, q);
 	return 0;
 }
 
 /* The namespace lets go; flows still charged keep the quota until detached. */
-void tonic_netq_exit(struct tonic_net *tn)
+static void __net_exit tonic_netq_net_exit(struct net *net)
 {
-	struct tonic_netq *q = rcu_replace_pointer(tn->q, NULL, true);
+	struct tonic_netq_ref *r = tonic_netq_ref(net);
 
-	tonic_netq_put(q);
+	tonic_netq_put(rcu_replace_pointer(r->q, NULL, true));
+}
+
+static struct pernet_operations tonic_netq_net_ops = {
+	.init = tonic_netq_net_init,
+	.exit = tonic_netq_net_exit,
+	.id = &tonic_netq_id,
+	.size = sizeof(struct tonic_netq_ref),
+};
+
+int tonic_quota_init(void)
+{
+	return register_pernet_subsys(&tonic_netq_net_ops);
+}
+
+void tonic_quota_exit(void)
+{
+	unregister_pernet_subsys(&tonic_netq_net_ops);
 }

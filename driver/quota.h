@@ -4,7 +4,8 @@
  * the sockets of one namespace may hold on the Tonic devices at once,
  * whichever devices they are on.  device.c charges a flow to its
  * namespace when it attaches and uncharges it when it is detached;
- * sysctl.c reads and sets the quota; netlink's STATS_GET reports it.
+ * the admin interface reads and sets it (net.tonic.max_flows) and
+ * reports it (STATS_GET).
  *
  * The quota of a namespace is reference counted apart from the namespace
  * itself: a flow charged to it may be detached after the namespace's
@@ -18,7 +19,6 @@
 #include "counters.h"
 
 struct net;
-struct tonic_net;
 struct tonic_netq;
 
 /* One namespace's figures (TONIC_A_NSTATS_*): its counters (counters.h). */
@@ -55,8 +55,11 @@ void tonic_netq_set_max(struct tonic_netq *q, u32 max);
 /* @net's figures; zero when it has no quota (any more). */
 void tonic_netq_stats(const struct net *net, struct tonic_netq_stats *st);
 
-/* Pernet init/exit (defaults.c). */
-int tonic_netq_init(struct net *net, struct tonic_net *tn);
-void tonic_netq_exit(struct tonic_net *tn);
+/*
+ * Every namespace's quota (its own pernet state), at module load and
+ * unload: before the devices register, after they are gone.
+ */
+int tonic_quota_init(void);
+void tonic_quota_exit(void);
 
 #endif /* _TONIC_QUOTA_H */

@@ -18,7 +18,9 @@
 #define _TONIC_REGISTRY_H
 
 #include "program.h"
-#include "admin.h"
+
+/* A program's name, NUL included, fits in this (TCP_CA_NAME_MAX). */
+#define TONIC_PROG_NAME_MAX	16
 
 /* -EINVAL: @p breaks a rule of program.h; -EEXIST: its name is taken. */
 int tonic_register_program(const struct tonic_prog_ops *p);

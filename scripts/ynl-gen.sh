@@ -5,9 +5,9 @@
 #   include/uapi/linux/tonic_nl.h  the family's constants, enums, attribute
 #                                  and command IDs (--mode uapi), included
 #                                  by include/uapi/linux/tonic.h
-#   netlink/tonic-nl-gen.[ch]      the per-command attribute policies and
+#   admin/netlink/tonic-nl-gen.[ch]      the per-command attribute policies and
 #                                  the ops table (--mode kernel), used by
-#                                  netlink/family.c
+#                                  admin/netlink/family.c
 #
 # --check: generate into a scratch directory and compare with the files in
 # the tree instead; print the differences and fail if there are any.
@@ -37,7 +37,7 @@ gen kernel --header tonic-nl-gen.h
 gen kernel --source tonic-nl-gen.c
 
 rc=0
-for f in include/uapi/linux/tonic_nl.h netlink/tonic-nl-gen.h netlink/tonic-nl-gen.c; do
+for f in include/uapi/linux/tonic_nl.h admin/netlink/tonic-nl-gen.h admin/netlink/tonic-nl-gen.c; do
 	if [ $CHECK = 1 ]; then
 		if ! diff -u "$TOP/$f" "$S/out/$(basename "$f")" > "$S/diff"; then
 			echo "ynl-gen: $f differs from what the spec generates:"

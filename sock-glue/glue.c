@@ -14,7 +14,7 @@
 #include <net/tcp.h>
 #include <net/ipv6.h>
 #include "glue.h"
-#include "../driver/admin.h"
+#include "../admin/admin.h"
 
 struct workqueue_struct *tonic_flow_wq;
 

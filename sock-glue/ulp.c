@@ -17,7 +17,7 @@
 #include <linux/module.h>
 #include <net/tcp.h>
 #include "glue.h"
-#include "../driver/admin.h"
+#include "../admin/admin.h"
 #include "../driver/registry.h"
 
 struct tonic_glue_stats tonic_gstats;

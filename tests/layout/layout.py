@@ -8,9 +8,13 @@
    -I folders: include/, include/uapi/, tonic-core/), and an edge A -> B is
    kept for files in different folders.  Imports must flow one way
    (glue -> driver -> tonic-core; admin surfaces register callbacks).
-2. The README's layout table names only paths that exist, and every
+2. Imports flow down the layers: tonic-core (and include/) at the bottom,
+   then driver/, the admin surface (admin/), the glues, the module's
+   entry point; userspace tools on top.  No folder includes one of a
+   higher layer (the device layer never calls up: admin registers hooks).
+3. The README's layout table names only paths that exist, and every
    top-level folder of the tree (as git tracks it) is in it.
-3. Documentation/core.rst's table of the engine's files names exactly the
+4. Documentation/core.rst's table of the engine's files names exactly the
    .c files of tonic-core/.
 `layout.py --dot` prints the graph for Graphviz instead.
 """
@@ -20,8 +24,10 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SRC_DIRS = ["tonic-core", "driver", "sock-glue", "netlink", "rdma-glue", "include",
+SRC_DIRS = ["tonic-core", "driver", "sock-glue", "admin", "rdma-glue", "include",
             "userspace-tools", "."]
+LAYER = {"tonic-core": 0, "include": 0, "driver": 1, "admin": 2, "sock-glue": 3,
+         "rdma-glue": 3, ".": 4, "userspace-tools": 4}
 IDIRS = ["include", "include/uapi", "tonic-core"]
 INC = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 
@@ -152,6 +158,12 @@ def main():
                 detail.append(f"{a} -> {b}: {why[0]}" + (f" (+{len(why) - 1})" if len(why) > 1 else ""))
     checks.append(("no include cycle between folders (%d folders, %d edges)"
                    % (len({x for e in edges for x in e}), len(edges)), not cyc, detail))
+    def layer(d):
+        return LAYER[d.split("/")[0]]
+    up = [f"{a} -> {b}: {why[0]}" for (a, b), why in sorted(edges.items())
+          if layer(a) < layer(b)]
+    checks.append(("no folder includes one of a higher layer (tonic-core < driver < admin "
+                   "< sock-glue, rdma-glue)", not up, up))
     paths = readme_paths()
     missing = [p for p in paths if not os.path.exists(os.path.join(TOP, p.rstrip("/")))]
     checks.append(("every path in the README layout table exists (%d)" % len(paths),

@@ -4,7 +4,7 @@
 #   - the spec validates against the 6.12 schema of the protocol it
 #     declares, the YNL library resolves it, addresses have display hints
 #     (spec_check.py);
-#   - regenerating include/uapi/linux/tonic_nl.h and netlink/tonic-nl-gen.[ch]
+#   - regenerating include/uapi/linux/tonic_nl.h and admin/netlink/tonic-nl-gen.[ch]
 #     from the spec gives the committed files (scripts/ynl-gen.sh --check),
 #     and that check does catch a spec that changed without them;
 #   - nothing else defines the family's IDs or policies by hand.
@@ -43,9 +43,9 @@ done < "$T/spec" >> "$OUT"
 grep -q '^ok - \|^not ok - ' "$T/spec" || res FAIL "spec_check.py ran" "$T/spec"
 
 if "$TOP"/scripts/ynl-gen.sh --check > "$T/gen" 2>&1; then
-	res OK "include/uapi/linux/tonic_nl.h, netlink/tonic-nl-gen.[ch] are what the spec generates"
+	res OK "include/uapi/linux/tonic_nl.h, admin/netlink/tonic-nl-gen.[ch] are what the spec generates"
 else
-	res FAIL "include/uapi/linux/tonic_nl.h, netlink/tonic-nl-gen.[ch] are what the spec generates" "$T/gen"
+	res FAIL "include/uapi/linux/tonic_nl.h, admin/netlink/tonic-nl-gen.[ch] are what the spec generates" "$T/gen"
 fi
 
 # The check must notice drift: a spec with an attribute more (the uapi
@@ -103,11 +103,11 @@ else
 	res OK "include/uapi/linux/tonic.h defines no netlink ID by hand"
 fi
 grep -nE 'struct (nla_policy|genl_ops|genl_small_ops|genl_split_ops)[^;]*=' \
-	$(ls "$TOP"/netlink/*.c | grep -v tonic-nl-gen.c) > "$T/pol"
+	$(ls "$TOP"/admin/netlink/*.c | grep -v tonic-nl-gen.c) > "$T/pol"
 if [ -s "$T/pol" ]; then
-	res FAIL "netlink/*.c define no attribute policy or ops table by hand" "$T/pol"
-elif grep -q '\.ops[[:space:]]*= tonic_nl_ops,' "$TOP"/netlink/family.c; then
-	res OK "netlink/*.c define no attribute policy or ops table by hand; the family uses the generated ops"
+	res FAIL "admin/netlink/*.c define no attribute policy or ops table by hand" "$T/pol"
+elif grep -q '\.ops[[:space:]]*= tonic_nl_ops,' "$TOP"/admin/netlink/family.c; then
+	res OK "admin/netlink/*.c define no attribute policy or ops table by hand; the family uses the generated ops"
 else
 	res FAIL "the family uses the generated ops table (tonic_nl_ops)"
 fi

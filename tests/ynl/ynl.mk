@@ -4,7 +4,7 @@
 ynl:
 	@B=$(B) tests/ynl/check.sh > /dev/null
 
-# Regenerate include/uapi/linux/tonic_nl.h and netlink/tonic-nl-gen.[ch]
+# Regenerate include/uapi/linux/tonic_nl.h and admin/netlink/tonic-nl-gen.[ch]
 # after changing Documentation/netlink/specs/tonic.yaml, and the counters'
 # docs in the spec and Documentation/counters.rst after changing a counter
 # table (driver/counters.h, tonic-core/counters.h).

@@ -13,7 +13,7 @@
 #include <net/genetlink.h>
 #include <uapi/linux/tonic.h>
 #include "tonic-nl-gen.h"
-#include "../driver/device.h"
+#include "../../driver/device.h"
 
 struct tonic_dev;
 struct tonic_flow_info;

@@ -6,7 +6,7 @@
  */
 #include <net/net_namespace.h>
 #include "nl.h"
-#include "../driver/admin.h"
+#include "../admin.h"
 
 int tonic_nl_defaults_get_doit(struct sk_buff *skb, struct genl_info *info)
 {

@@ -6,8 +6,8 @@
  * are in STATS_GET.
  */
 #include "nl.h"
-#include "../driver/device.h"
-#include "../driver/admin.h"
+#include "../../driver/device.h"
+#include "../admin.h"
 
 static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 portid, u32 seq,
 			     int flags, bool host)

@@ -10,10 +10,10 @@
  */
 #include <net/net_namespace.h>
 #include "nl.h"
-#include "../driver/device.h"
-#include "../driver/admin.h"
-#include "../driver/quota.h"
-#include "../driver/counters.h"
+#include "../../driver/device.h"
+#include "../admin.h"
+#include "../../driver/quota.h"
+#include "../../driver/counters.h"
 
 #define PUT64(skb, a, v, pad)	nla_put_u64_64bit(skb, a, v, pad)
 

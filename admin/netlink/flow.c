@@ -13,7 +13,7 @@
 #include <net/net_namespace.h>
 #include <net/sock.h>
 #include "nl.h"
-#include "../driver/device.h"
+#include "../../driver/device.h"
 
 /*
  * The namespace whose flows @skb's requester asks for: its own, or NULL

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Per network namespace state of the admin interface (defaults.c,
- * sysctl.c) and the namespace's flow quota (quota.c).
+ * sysctl.c).
  */
 #ifndef _TONIC_PERNET_H
 #define _TONIC_PERNET_H
@@ -11,7 +11,6 @@
 
 struct ctl_table;
 struct ctl_table_header;
-struct tonic_netq;
 
 struct tonic_net {
 	struct tonic_defaults d;	/* under tonic_defaults_lock */
@@ -23,7 +22,6 @@ struct tonic_net {
 	struct ctl_table *sysctl_tbl;
 	struct ctl_table_header *sysctl;
 	struct net *net;		/* the namespace this is part of */
-	struct tonic_netq __rcu *q;	/* flow quota (quota.c); NULL after exit */
 };
 
 extern seqlock_t tonic_defaults_lock;

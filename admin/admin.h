@@ -19,13 +19,12 @@
 #define _TONIC_ADMIN_H
 
 #include <linux/types.h>
-#include "counters.h"
+#include "../driver/counters.h"
+#include "../driver/registry.h"
 
 struct net;
 struct sock;
 struct netlink_ext_ack;
-
-#define TONIC_PROG_NAME_MAX	16
 
 struct tonic_defaults {
 	char program[TONIC_PROG_NAME_MAX];	/* a registered program */

@@ -6,7 +6,7 @@
  */
 #include <net/net_namespace.h>
 #include "nl.h"
-#include "../driver/device.h"
+#include "../../driver/device.h"
 
 void tonic_nl_flow_event(struct tonic_dev *dev, u32 flow, enum tonic_dev_event ev, int owner,
 			 const struct tonic_flow_info *fi, u32 reason)

@@ -12,7 +12,7 @@
 #include <net/inet_hashtables.h>
 #include <net/inet6_hashtables.h>
 #include "nl.h"
-#include "../driver/admin.h"
+#include "../admin.h"
 
 static struct sock *tonic_nl_sock_lookup(struct net *net, struct nlattr **tb,
 					 struct netlink_ext_ack *extack)

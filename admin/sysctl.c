@@ -18,7 +18,7 @@
 #include <uapi/linux/tonic.h>
 #include "tonic.h"
 #include "pernet.h"
-#include "quota.h"
+#include "../driver/quota.h"
 
 struct tonic_sysctl_u32 {
 	size_t off;		/* in struct tonic_defaults */

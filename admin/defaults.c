@@ -12,8 +12,7 @@
 #include <net/netns/generic.h>
 #include "tonic.h"
 #include "pernet.h"
-#include "quota.h"
-#include "registry.h"
+#include "../driver/registry.h"
 
 DEFINE_SEQLOCK(tonic_defaults_lock);
 static unsigned int tonic_net_id __read_mostly;
@@ -90,17 +89,9 @@ static int __net_init tonic_net_init(struct net *net)
 		strscpy(tn->d.program, TONIC_DEFAULT_PROGRAM, sizeof(tn->d.program));
 		tn->prog = tonic_program_get(TONIC_DEFAULT_PROGRAM);
 	}
-	err = tonic_netq_init(net, tn);
-	if (err)
-		goto err_prog;
 	err = tonic_sysctl_register(net, tn);
 	if (err)
-		goto err_netq;
-	return 0;
-err_netq:
-	tonic_netq_exit(tn);
-err_prog:
-	tonic_program_put(tn->prog);
+		tonic_program_put(tn->prog);
 	return err;
 }
 
@@ -109,7 +100,6 @@ static void __net_exit tonic_net_exit(struct net *net)
 	struct tonic_net *tn = tonic_net(net);
 
 	tonic_sysctl_unregister(tn);
-	tonic_netq_exit(tn);
 	tonic_program_put(tn->prog);
 }
 
