@@ -116,6 +116,13 @@ struct tonic_prog_ops {
 	 */
 	bool cnp;
 	/*
+	 * Recovers selectively (IRN): a NACK names the packet whose arrival
+	 * triggered it (nack, one SACK block).  A glue whose receiver keeps
+	 * packets out of order may say so; toward a receiver that drops them
+	 * its NACKs carry TONIC_PKT_F_GBN.
+	 */
+	bool selective;
+	/*
 	 * Defaults for the flow cfg fields that are zero at flow add.  The
 	 * RTO is a time: the engine converts it to its own cycles.
 	 */

@@ -82,6 +82,8 @@ enum tonic_pkt_type {
 
 #define TONIC_PKT_F_ECE		0x1	/* ACK echoes a congestion mark */
 #define TONIC_PKT_F_NO_CUM	0x2	/* ACK/NACK: cum_ack not valid, ignore it */
+/* NACK from a go-back-N receiver (RoCE): it kept nothing from cum_ack on. */
+#define TONIC_PKT_F_GBN		0x4
 
 /*
  * Incoming stage 1 (fixed) applies cum_ack and the SACK blocks of ACK and

@@ -123,16 +123,18 @@ static void paced(void)
 	ph_free(ph);
 }
 
-static u64 first_rtx_at(u32 npkts)
+/* @rto: the flow's RTO in cycles, 0 for the program's default. */
+static u64 first_rtx_at(u32 npkts, u32 rto)
 {
 	struct ph *ph = ph_new(128);
 	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
 	const struct ph_rec *r;
 	u64 t0, at;
 
+	c.rto_cycles = rto;
 	ph_add(ph, 0, &c);
 	ph_push(ph, 0, npkts);
-	ph_run(ph, 100000);
+	ph_run(ph, 400000);
 	t0 = ph_nth(ph, 0, 0, 0) ? ph_nth(ph, 0, 0, 0)->at : 0;
 	r = ph_nth(ph, 0, 1, 0);
 	at = r ? r->at - t0 : 0;
@@ -231,6 +233,29 @@ static void end_to_end(void)
 	ph_free(ph);
 }
 
+/*
+ * Toward a RoCE (go-back-N) receiver: it drops everything after a hole and
+ * NACKs the PSN it expects, once per hole.  IRN falls back to going back N;
+ * with selective repeat alone, every dropped packet would cost a timeout.
+ */
+static void roce_peer(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+	struct tonic_pkt n = { .type = TONIC_PKT_NACK, .flags = TONIC_PKT_F_GBN,
+			       .cum_ack = 2, .nack = 2 };
+
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 10);
+	ph_run(ph, SETTLE);
+	ph_mark(ph);
+	ok(!ph_in(ph, 0, &n), "RoCE NAK (cum 2, expects 2) taken");
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 8, "... 2 to 9 go again (go-back-N)");
+	ok(ph_nth(ph, 0, 1, 0) && ph_nth(ph, 0, 1, 0)->d.seg == 2, "... from the expected PSN");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	u64 t;
@@ -241,14 +266,22 @@ int main(void)
 	timeout();
 	with_dcqcn();
 	end_to_end();
-	t = first_rtx_at(2);
+	t = first_rtx_at(2, 0);
 	ok(t >= RTO_LOW && t < RTO_LOW + 200, "2 packets in flight: RTO_low (%llu cycles)",
 	   (unsigned long long)t);
-	t = first_rtx_at(3);
+	t = first_rtx_at(3, 0);
 	ok(t >= RTO_LOW && t < RTO_LOW + 200, "3 packets in flight: RTO_low (%llu cycles)",
 	   (unsigned long long)t);
-	t = first_rtx_at(20);
+	t = first_rtx_at(20, 0);
 	ok(t >= RTO_HIGH && t < RTO_HIGH + 200, "20 packets in flight: RTO_high (%llu cycles)",
 	   (unsigned long long)t);
+	/* A flow given a 10x longer RTO (an RDMA QP's local ACK timeout): both scale. */
+	t = first_rtx_at(2, 10 * RTO_HIGH);
+	ok(t >= 10 * RTO_LOW && t < 10 * RTO_LOW + 200,
+	   "RTO 10 x 320 us: RTO_low is 1 ms (%llu cycles)", (unsigned long long)t);
+	t = first_rtx_at(20, 10 * RTO_HIGH);
+	ok(t >= 10 * RTO_HIGH && t < 10 * RTO_HIGH + 200,
+	   "RTO 10 x 320 us: RTO_high is 3.2 ms (%llu cycles)", (unsigned long long)t);
+	roce_peer();
 	return tap_done();
 }

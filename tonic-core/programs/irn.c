@@ -9,11 +9,15 @@
  * reordering below the highest SACK is the only thing taken as loss.
  * BDP-FC caps packets in flight at ceil(BDP / MTU); the timeout is RTO_low
  * when at most IRN_N packets are in flight (tail of a short message), else
- * RTO_high.
+ * RTO_high: the flow's RTO, 320 us unless the flow is given another, with
+ * RTO_low at the paper's 100 : 320 of it.
  *
  * IRN is rate-based (Tonic's Table 3): the flow is paced at its rate and
  * BDP-FC is the engine's cwnd cap for rate flows (.cwnd_cap).  Two
  * programs:
+ *
+ * Toward a RoCE receiver, which drops what follows a hole and NACKs
+ * (TONIC_PKT_F_GBN) the PSN it expects, the sender goes back N instead.
  *
  *   irn        paced at a constant rate (init_rate_kbps, the line rate).
  *              Parameters (cfg->param[], 0 = default), read on every call:
@@ -50,14 +54,19 @@ static u32 irn_inflight(const struct tonic_prog_ctx *ctx)
 	return hi ? hi - tonic_bm_count(ctx->acked, 0, hi) : 0;
 }
 
-static u32 irn_rto_low(const struct tonic_prog_ctx *ctx)
-{
-	return (u32)tonic_us_cycles(ctx, IRN_RTO_LOW_US);
-}
-
+/*
+ * RTO_high is the flow's RTO (cfg->rto_cycles: the program's default of
+ * IRN_RTO_HIGH_US, or what the flow was given -- an RDMA QP's local ACK
+ * timeout); RTO_low keeps the paper's ratio to it, 100 : 320 us.
+ */
 static u32 irn_rto_high(const struct tonic_prog_ctx *ctx)
 {
-	return (u32)tonic_us_cycles(ctx, IRN_RTO_HIGH_US);
+	return ctx->cfg ? ctx->cfg->rto_cycles : (u32)tonic_us_cycles(ctx, IRN_RTO_HIGH_US);
+}
+
+static u32 irn_rto_low(const struct tonic_prog_ctx *ctx)
+{
+	return (u32)((u64)irn_rto_high(ctx) * IRN_RTO_LOW_US / IRN_RTO_HIGH_US);
 }
 
 /* Static two-level timeout: short when the tail cannot produce NACKs. */
@@ -137,7 +146,16 @@ static void irn_ack(struct tonic_prog_ctx *ctx, struct irn_state *s)
 	}
 	if (s->in_recovery && !tonic_before(ctx->wnd_start, s->recover))
 		s->in_recovery = 0;
-	if (pkt->type == TONIC_PKT_NACK) {
+	if (pkt->type == TONIC_PKT_NACK && (pkt->flags & TONIC_PKT_F_GBN)) {
+		/*
+		 * The peer is a RoCE receiver, not IRN's: it dropped everything
+		 * after the hole, so selective repeat would find the rest only
+		 * by timeouts.  Fall back to its own recovery, go-back-N.
+		 */
+		irn_enter_recovery(ctx, s);
+		tonic_gbn_mark(ctx);
+		s->rtx_next = ctx->highest_sent;
+	} else if (pkt->type == TONIC_PKT_NACK) {
 		/* The PSN that triggered the NACK arrived; so did any SACK block. */
 		if (tonic_after(pkt->nack + 1, s->sack_hi))
 			s->sack_hi = pkt->nack + 1;
@@ -207,6 +225,7 @@ const struct tonic_prog_ops tonic_prog_irn = {
 	.def_cwnd	= IRN_BDP_CAP,
 	.def_rate_kbps	= 100000000,		/* 100 Gb/s line rate */
 	.def_rto_us	= IRN_RTO_HIGH_US,
+	.selective	= true,
 	.init		= irn_init,
 	.incoming	= irn_incoming,
 	.periodic	= irn_periodic,
@@ -254,6 +273,7 @@ const struct tonic_prog_ops tonic_prog_irn_dcqcn = {
 	.def_cwnd	= IRN_BDP_CAP,
 	.def_rate_kbps	= 40000000,		/* 40 Gb/s, DCQCN's setting */
 	.def_rto_us	= IRN_RTO_HIGH_US,
+	.selective	= true,
 	.init		= irn_dcqcn_init,
 	.incoming	= irn_dcqcn_incoming,
 	.periodic	= irn_dcqcn_periodic,
