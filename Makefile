@@ -61,7 +61,7 @@ help:
 	@echo "               its man page, <linux/tonic.h> and <linux/tonic_nl.h>, the YNL spec (share/ynl/specs);"
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
-	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe vs tonic_rdma.ko"
+	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe vs tonic_rdma.ko (rc, irn)"
 	@echo "  eval-rdma    the RDMA experiments in the guest (DCQCN: N QPs, one bottleneck);"
 	@echo "               plots and tables in Documentation/results/rdma-*"
 	@echo "  ynl-gen      regenerate the uapi header and kernel policies from the YNL spec"

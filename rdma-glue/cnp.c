@@ -55,7 +55,7 @@ void trd_cnp_mark_rcvd(struct trd_qp *qp)
 /* A CNP for @qp: to its flow.  Softirq, no QP lock. */
 void trd_cnp_rcv(struct trd_qp *qp)
 {
-	bool handled = READ_ONCE(qp->ect) && trd_flow_in(qp, TONIC_PKT_CNP, 0);
+	bool handled = READ_ONCE(qp->ect) && trd_flow_in(qp, TONIC_PKT_CNP, 0, NULL);
 
 	trd_count(qp->dev, handled ? TRD_CNT_RP_CNP_HANDLED : TRD_CNT_RP_CNP_IGNORED, 1);
 }

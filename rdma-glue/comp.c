@@ -4,10 +4,13 @@
  * acknowledgements to send completions.  An ACK acknowledges every packet
  * up to its PSN (coalesced ACKs), a NAK the packets before its PSN: both
  * go to the flow as TONIC_PKT_ACK; a NAK sequence error goes as
- * TONIC_PKT_NACK, after which the flow's program goes back N.  The flow
- * reports how far the acknowledgement reached (TONIC_NOTE_ACKED): WQEs
- * whose last packet is before it complete.  When it gives up (timeouts,
- * TONIC_NOTE_FAILED) the oldest WQE completes with IB_WC_RETRY_EXC_ERR.
+ * TONIC_PKT_NACK, after which the flow's program goes back N -- or, from
+ * an IRN responder (TRD_BTH_IRN_CAP, hdr.h), with the PSN that triggered
+ * it, which the responder kept: an IRN program then resends selectively.
+ * The flow reports how far the acknowledgement reached (TONIC_NOTE_ACKED):
+ * WQEs whose last packet is before it complete.  When it gives up
+ * (timeouts, TONIC_NOTE_FAILED) the oldest WQE completes with
+ * IB_WC_RETRY_EXC_ERR.
  * RNR NAK: the flow gets the NACK after the RNR delay.  Other NAKs
  * complete the WQE in error and the QP goes to ERR.
  */
@@ -129,8 +132,8 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	u32 psn = ntohl(bth->apsn) & TRD_PSN_MASK;
 	u32 smsn = ntohl(aeth->smsn);
 	u8 syn = smsn >> 24;
-	u32 type = TONIC_PKT_ACK, upto = trd_psn_add(psn, 1);
-	bool in = false;
+	u32 type = TONIC_PKT_ACK, upto = trd_psn_add(psn, 1), sack = 0;
+	bool in = false, irn = ntohl(bth->qpn) & TRD_BTH_IRN_CAP, has_sack = false;
 	unsigned long flags;
 
 	trd_count(qp->dev, TRD_CNT_ACKS_RCVD, 1);
@@ -138,7 +141,9 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	if (qp->state != IB_QPS_RTS || !qp->flow_on ||
 	    trd_psn_cmp(psn, qp->snd_max) >= 0 || trd_psn_cmp(psn, qp->snd_una) < 0)
 		goto out;
-
+	/* The peer places WRITEs out of order: new ones go in IRN framing. */
+	if (irn && qp->irn)
+		qp->irn_peer = true;
 	switch (syn & TRD_AETH_TYPE_MASK) {
 	case TRD_AETH_ACK:
 		upto = trd_comp_answered(qp, upto, &type);
@@ -158,9 +163,19 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	case TRD_AETH_NAK:
 		switch (syn & 0x1f) {
 		case TRD_NAK_PSN_SEQ_ERR:
-			trd_count(qp->dev, TRD_CNT_NAK_SEQ_RCVD, 1);
+			/* IRN's names the packet that triggered it, which was kept. */
+			if (irn && trd_pkt_paylen(skb, bth) >= sizeof(struct trd_irn_sack)) {
+				sack = ntohl(((struct trd_irn_sack *)trd_pkt_payload(bth))->psn);
+				sack &= TRD_PSN_MASK;
+				has_sack = true;
+				trd_count(qp->dev, TRD_CNT_IRN_NAK_RCVD, 1);
+			} else {
+				trd_count(qp->dev, TRD_CNT_NAK_SEQ_RCVD, 1);
+			}
 			type = TONIC_PKT_NACK;
 			upto = trd_comp_answered(qp, psn, &type);
+			/* A READ's responses were lost before it: that gap goes first. */
+			has_sack &= upto == psn;
 			in = true;
 			break;
 		case TRD_NAK_INVALID_REQ:
@@ -181,7 +196,7 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (in)
-		trd_flow_in(qp, type, upto);
+		trd_flow_in(qp, type, upto, has_sack ? &sack : NULL);
 }
 
 /* The RNR delay is over: the flow goes back to the PSN the NAK named. */
@@ -197,7 +212,7 @@ void trd_rnr_timer(struct timer_list *t)
 	psn = qp->rnr_psn;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (go)
-		trd_flow_in(qp, TONIC_PKT_NACK, psn);
+		trd_flow_in(qp, TONIC_PKT_NACK, psn, NULL);
 }
 
 /*
@@ -254,7 +269,7 @@ void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (in)
-		trd_flow_in(qp, type, upto);
+		trd_flow_in(qp, type, upto, NULL);
 	return;
 bad:
 	spin_unlock_irqrestore(&qp->lock, flags);

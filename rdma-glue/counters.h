@@ -23,6 +23,13 @@
 	X(RNR_NAK_RCVD, rnr_nak_rcvd, "Receiver-not-ready NAKs received.") \
 	X(RNR_NAK_SENT, rnr_nak_sent,					\
 	  "Receiver-not-ready NAKs sent (a SEND with no receive posted).") \
+	X(IRN_OOO_PLACED, irn_ooo_placed,				\
+	  "IRN WRITE packets placed out of order (responder).")		\
+	X(IRN_NAK_SENT, irn_nak_sent,					\
+	  "IRN NAKs sent: the cumulative ack and the PSN of a packet kept out " \
+	  "of order.")							\
+	X(IRN_NAK_RCVD, irn_nak_rcvd,					\
+	  "IRN NAKs received (the requester resends selectively).")	\
 	X(DUP_REQ, duplicate_requests,					\
 	  "Duplicate request packets received (acknowledged again, not placed).") \
 	X(ICRC_ERR, icrc_errors, "Packets dropped for a bad ICRC.")	\

@@ -7,7 +7,8 @@
  * announces them (push); the flow says which segment to send, new or
  * again (desc), and when everything before a segment is acknowledged
  * (note ACKED), or that it gave up (note FAILED); the completer hands it
- * the ACKs (TONIC_PKT_ACK) and NAK sequence errors (TONIC_PKT_NACK).
+ * the ACKs (TONIC_PKT_ACK) and NAK sequence errors (TONIC_PKT_NACK), IRN's
+ * with the PSN that triggered them.
  *
  * desc() and note() run under the Tonic device's lock: they queue and
  * schedule the QP's work, nothing more.
@@ -205,6 +206,7 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	qp->tdev = tdev;
 	qp->flow = flow;
 	qp->ect = cfg.prog->cnp;
+	qp->irn = cfg.prog->selective;
 	qp->isn = isn;
 	qp->snd_una = qp->snd_max = isn;
 	qp->comp_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = isn;
@@ -303,13 +305,17 @@ out:
  * An ACK (TONIC_PKT_ACK: every PSN before @psn arrived), a NAK sequence
  * error (TONIC_PKT_NACK: @psn is the one expected) or a CNP (TONIC_PKT_CNP,
  * no PSN) for the flow; softirq, timer or process context, no QP lock.
- * Never past the last segment the flow named: a READ's responses may
- * arrive before the flow "sent" its later PSNs (one request names them
- * all), and the engine drops an ACK beyond what it sent; the requester
- * acks the rest as the flow names them (trd_flow_reack).  False when the
- * QP has no flow or the device did not take the packet.
+ * A NACK names the PSN that triggered it in *@sack (IRN: the responder
+ * kept it and what else came out of order), or, with @sack NULL, comes
+ * from a go-back-N receiver that kept nothing from @psn on
+ * (TONIC_PKT_F_GBN).  Never past the last segment the flow named: a
+ * READ's responses may arrive before the flow "sent" its later PSNs (one
+ * request names them all), and the engine drops an ACK beyond what it
+ * sent; the requester acks the rest as the flow names them
+ * (trd_flow_reack).  False when the QP has no flow or the device did not
+ * take the packet.
  */
-bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn)
+bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn, const u32 *sack)
 {
 	struct tonic_pkt pkt = { .type = type };
 	struct tonic_dev *tdev;
@@ -329,6 +335,19 @@ bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn)
 			qp->flow_in_end = psn;
 		pkt.cum_ack = trd_psn_to_seg(qp, psn);
 		pkt.nack = pkt.cum_ack;
+	}
+	if (type == TONIC_PKT_NACK && !sack) {
+		pkt.flags |= TONIC_PKT_F_GBN;
+	} else if (type == TONIC_PKT_NACK) {
+		/* Sent, so named by the flow: below desc_end, past the cumulative ack. */
+		if (trd_psn_cmp(*sack, psn) > 0 && trd_psn_cmp(*sack, qp->desc_end) < 0) {
+			pkt.nack = trd_psn_to_seg(qp, *sack);
+			pkt.nsack = 1;
+			pkt.sack[0].start = pkt.nack;
+			pkt.sack[0].end = pkt.nack + 1;
+		} else {
+			pkt.type = TONIC_PKT_ACK;	/* the cumulative ack is all it says */
+		}
 	}
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (on)
@@ -353,5 +372,5 @@ void trd_flow_reack(struct trd_qp *qp)
 	     trd_psn_cmp(qp->desc_end, qp->flow_in_end) > 0;
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (go)
-		trd_flow_in(qp, TONIC_PKT_ACK, psn);
+		trd_flow_in(qp, TONIC_PKT_ACK, psn, NULL);
 }

@@ -68,6 +68,30 @@ struct trd_bth {
 #define TRD_QPN_MASK		0x00ffffffu
 #define TRD_BTH_BECN		0x40000000u	/* in the qpn word: resv8a's B bit */
 
+/*
+ * IRN (Mittal et al., SIGCOMM'18) between two tonic_rdma peers, in two
+ * more bits of resv8a, which the ICRC masks and Soft-RoCE neither checks
+ * nor sets:
+ *  - IRN_CAP on a request: the requester recovers selectively (its flow's
+ *    program is IRN's); on an ACK or NAK: the responder places WRITE
+ *    packets out of order.  A requester uses IRN framing only once its
+ *    peer answered with IRN_CAP, so toward rxe nothing changes.
+ *  - IRN on a WRITE request packet: IRN framing, a RETH in every packet
+ *    (the packet's own address, the rkey, the bytes of the message from
+ *    this packet on).  Opcodes without a RETH of their own carry it before
+ *    the payload.  The responder places such a packet at once, in order
+ *    or not, and NAKs one out of order with the cumulative ack (the BTH's
+ *    PSN, as a NAK sequence error) and the PSN that triggered it (struct
+ *    trd_irn_sack after the AETH).
+ */
+#define TRD_BTH_IRN_CAP		0x02000000u
+#define TRD_BTH_IRN		0x01000000u
+
+/* After the AETH of an IRN NAK: the PSN whose arrival triggered it. */
+struct trd_irn_sack {
+	__be32 psn;
+} __packed;
+
 /* RDMA extended transport header, 16 bytes (WRITE first/only, READ). */
 struct trd_reth {
 	__be64 va;

@@ -25,6 +25,8 @@ static void trd_qp_reset(struct trd_qp *qp)
 	qp->epsn = 0;
 	qp->msn = 0;
 	qp->nak_sent = false;
+	qp->irn_peer = qp->irn_req = false;
+	bitmap_zero(qp->irn_placed, TRD_IRN_BITS);
 	qp->in_recv = false;
 	qp->wrkey = 0;
 	qp->wlen = qp->woff = 0;
@@ -246,6 +248,7 @@ int trd_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask, struct 
 	if (mask & IB_QP_RQ_PSN) {
 		qp->epsn = attr->rq_psn & TRD_PSN_MASK;
 		qp->nak_sent = false;
+		bitmap_zero(qp->irn_placed, TRD_IRN_BITS);
 	}
 	if (mask & IB_QP_SQ_PSN)
 		qp->isn = qp->snd_una = qp->snd_max = attr->sq_psn & TRD_PSN_MASK;

@@ -8,6 +8,8 @@
  * most TRD_WINDOW unacknowledged -- is the flow's decision: the requester
  * builds the packets it names.  AckReq on the last packet of a message,
  * on the last one announced and at least every TRD_ACKREQ_EVERY packets.
+ * With an IRN program, requests say so (TRD_BTH_IRN_CAP), and WRITEs
+ * started once the peer said it too go in IRN framing (hdr.h).
  *
  * Runs wherever it is kicked (post_send's caller, the rx softirq), and
  * from a work item when the flow gave descriptors or notes or when kicked
@@ -74,6 +76,8 @@ static struct sk_buff *trd_req_read(struct trd_qp *qp, const struct trd_swqe *wq
 	skb = trd_pkt_alloc(qp, TRD_OP_READ_REQ, psn, true, 0, (void **)&reth, &pay);
 	if (!skb)
 		return NULL;
+	if (qp->irn)
+		((struct trd_bth *)reth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP);
 	reth->va = cpu_to_be64(wqe->remote_addr + off);
 	reth->rkey = cpu_to_be32(wqe->rkey);
 	reth->len = cpu_to_be32(wqe->length - off);
@@ -85,8 +89,9 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 {
 	u32 psn = trd_psn_add(qp->isn, d->seg);
 	bool rtx = d->flags & TONIC_DESC_RTX;
-	u32 k, off, paylen;
+	u32 k, off, paylen, irn_reth;
 	bool first, last, ackreq, run;
+	struct trd_reth *reth = NULL;
 	struct trd_swqe *wqe;
 	struct trd_bth *bth;
 	struct sk_buff *skb;
@@ -139,20 +144,36 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	last = k == wqe->npkts - 1;
 	op = trd_req_opcode(wqe, first, last);
 	ackreq = last || (d->flags & TONIC_DESC_LAST) || ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
+	/*
+	 * IRN framing, decided when its first packet is built (WQEs posted
+	 * before the peer's first answer get it too): a RETH in every
+	 * packet, before the payload if not in the header.
+	 */
+	if (!wqe->started) {
+		wqe->started = true;
+		wqe->irn = qp->irn_peer && wqe->opcode == IB_WR_RDMA_WRITE;
+	}
+	irn_reth = wqe->irn && !trd_op_has_reth(op) ? sizeof(struct trd_reth) : 0;
 
-	skb = trd_pkt_alloc(qp, op, psn, ackreq, paylen, &ext, &pay);
+	skb = trd_pkt_alloc(qp, op, psn, ackreq, irn_reth + paylen, &ext, &pay);
 	if (!skb)
 		return NULL;		/* lost: the flow's timeout sends it again */
 	bth = (struct trd_bth *)ext - 1;
+	if (qp->irn)
+		bth->qpn |= htonl(TRD_BTH_IRN_CAP | (wqe->irn ? TRD_BTH_IRN : 0));
 	if (last && (wqe->send_flags & IB_SEND_SOLICITED))
 		bth->flags |= TRD_BTH_SE;
-	if (trd_op_has_reth(op)) {
-		struct trd_reth *reth = ext;
-
-		reth->va = cpu_to_be64(wqe->remote_addr);
-		reth->rkey = cpu_to_be32(wqe->rkey);
-		reth->len = cpu_to_be32(wqe->length);
+	if (irn_reth) {
+		reth = pay;
+		pay += irn_reth;
+	} else if (trd_op_has_reth(op)) {
+		reth = ext;
 		ext = reth + 1;
+	}
+	if (reth) {
+		reth->va = cpu_to_be64(wqe->remote_addr + off);
+		reth->rkey = cpu_to_be32(wqe->rkey);
+		reth->len = cpu_to_be32(wqe->length - off);
 	}
 	if (trd_op_has_imm(op))
 		((struct trd_immdt *)ext)->imm = wqe->imm;

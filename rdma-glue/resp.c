@@ -6,6 +6,9 @@
  * (the requester went back N).  Ahead (PSN > expected): one NAK sequence
  * error per gap (syndrome 0x60, PSN = expected), drop.  No receive WQE for
  * a SEND (or a WRITE with immediate): RNR NAK.  Bad requests: NAK and ERR.
+ * IRN (hdr.h): WRITE packets in IRN framing are placed out of order too,
+ * each NAKed with the cumulative ack and its PSN; the expected PSN jumps
+ * over them once the gap before them is filled.
  */
 #include "tonic_rdma.h"
 
@@ -40,7 +43,31 @@ static struct sk_buff *trd_resp_ack(struct trd_qp *qp, u8 syn, u32 psn)
 	if (!skb)
 		return NULL;
 	aeth->smsn = htonl((u32)syn << 24 | (qp->msn & TRD_PSN_MASK));
+	if (qp->irn_req)
+		((struct trd_bth *)aeth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP);
 	trd_count(qp->dev, TRD_CNT_ACKS_SENT, 1);
+	return skb;
+}
+
+/*
+ * IRN's NAK for a packet kept out of order (@psn): the cumulative ack
+ * (epsn, as a NAK sequence error names it) and @psn after the AETH.
+ */
+static struct sk_buff *trd_resp_irn_nak(struct trd_qp *qp, u32 psn)
+{
+	struct trd_irn_sack *sack;
+	struct trd_aeth *aeth;
+	struct sk_buff *skb;
+
+	skb = trd_pkt_alloc(qp, TRD_OP_ACK, qp->epsn, false, sizeof(*sack), (void **)&aeth,
+			    (void **)&sack);
+	if (!skb)
+		return NULL;
+	aeth->smsn = htonl((u32)(TRD_AETH_NAK | TRD_NAK_PSN_SEQ_ERR) << 24 |
+			   (qp->msn & TRD_PSN_MASK));
+	((struct trd_bth *)aeth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP);
+	sack->psn = htonl(psn);
+	trd_count(qp->dev, TRD_CNT_IRN_NAK_SENT, 1);
 	return skb;
 }
 
@@ -184,6 +211,113 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 		qp->wrkey = 0;
 	}
 	return NULL;
+}
+
+/*
+ * IRN: a WRITE packet in IRN framing stands alone -- its RETH says where
+ * it goes -- so it is placed when it arrives, in order or not (IRN 3.2).
+ * Checked as one packet of the message its RETH describes from here on:
+ * a full MTU and no pad while more than an MTU is left, else exactly what
+ * is left, padded, and the opcode says last exactly then; the MR, access
+ * and range of its own bytes.  @pay and @len include the RETH that
+ * opcodes without one carry first.  0 when placed, else the NAK code.
+ */
+static int trd_resp_irn_place(struct trd_qp *qp, const struct trd_bth *bth, void *pay, u32 len)
+{
+	u32 pad = (bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT;
+	const struct trd_reth *reth = trd_pkt_ext(bth);
+	u8 op = bth->opcode;
+	struct trd_mr *mr;
+	u32 rkey, rlen;
+	u64 va;
+
+	if (!trd_op_has_reth(op)) {
+		if (len < sizeof(*reth))
+			return TRD_NAK_INVALID_REQ;
+		reth = pay;
+		pay += sizeof(*reth);
+		len -= sizeof(*reth);
+	}
+	va = be64_to_cpu(reth->va);
+	rkey = be32_to_cpu(reth->rkey);
+	rlen = be32_to_cpu(reth->len);
+	if (rlen > qp->mtu ? len != qp->mtu || pad || trd_op_is_last(op) :
+			     len != rlen || pad != (-rlen & 3) || !trd_op_is_last(op))
+		return TRD_NAK_INVALID_REQ;
+	if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
+		return TRD_NAK_REM_ACCESS;
+	if (!len)
+		return 0;
+	mr = trd_mr_lookup(qp->dev, rkey);
+	if (!mr || mr->pd != to_tpd(qp->ib.pd) || !mr->umem ||
+	    !(mr->access & IB_ACCESS_REMOTE_WRITE) || trd_mr_copy(mr, va, pay, len, true))
+		return TRD_NAK_REM_ACCESS;
+	return 0;
+}
+
+/* IRN framing: a plain WRITE packet (not one with immediate: that takes a receive WQE). */
+static bool trd_resp_irn_framed(const struct trd_bth *bth)
+{
+	u8 op = bth->opcode;
+
+	return (ntohl(bth->qpn) & TRD_BTH_IRN) && trd_op_is_write(op) && !trd_op_has_imm(op);
+}
+
+/* An IRN-framed packet at the expected PSN: placed, or the NAK that fails the QP. */
+static struct sk_buff *trd_resp_irn_write(struct trd_qp *qp, struct sk_buff *skb,
+					  const struct trd_bth *bth, u32 psn)
+{
+	int code;
+
+	if (trd_op_is_first(bth->opcode) && (qp->in_recv || qp->wrkey))
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);	/* inside a message */
+	code = trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
+	return code ? trd_resp_fail(qp, code, psn) : NULL;
+}
+
+/*
+ * An IRN-framed packet past the expected PSN, within TRD_IRN_BITS of it:
+ * placed (once) and NAKed with its PSN.  One that fails its checks is
+ * dropped, not NAKed: the requester sends it again, and in order it fails
+ * the QP as any bad request does.
+ */
+static struct sk_buff *trd_resp_irn_ooo(struct trd_qp *qp, struct sk_buff *skb,
+					const struct trd_bth *bth, u32 psn)
+{
+	u32 bit = psn % TRD_IRN_BITS;
+
+	if (test_bit(bit, qp->irn_placed)) {
+		trd_count(qp->dev, TRD_CNT_DUP_REQ, 1);
+	} else if (trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth))) {
+		trd_count(qp->dev, TRD_CNT_BAD_PKT, 1);
+		return NULL;
+	} else {
+		__set_bit(bit, qp->irn_placed);
+		__assign_bit(bit, qp->irn_last, trd_op_is_last(bth->opcode));
+		trd_count(qp->dev, TRD_CNT_IRN_OOO_PLACED, 1);
+	}
+	return trd_resp_irn_nak(qp, psn);
+}
+
+/*
+ * The expected PSN moved (to qp->epsn): past packets placed out of order
+ * that follow it now, counting the messages they end.  Bits of PSNs it
+ * jumped over (a READ's) are cleared.  Returns whether it moved further.
+ */
+static bool trd_resp_irn_advance(struct trd_qp *qp, u32 from)
+{
+	u32 n = min_t(u32, (qp->epsn - from) & TRD_PSN_MASK, TRD_IRN_BITS), i;
+	bool moved = false;
+
+	for (i = 0; i < n; i++)
+		__clear_bit((from + i) % TRD_IRN_BITS, qp->irn_placed);
+	while (__test_and_clear_bit(qp->epsn % TRD_IRN_BITS, qp->irn_placed)) {
+		if (test_bit(qp->epsn % TRD_IRN_BITS, qp->irn_last))
+			qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
+		qp->epsn = trd_psn_add(qp->epsn, 1);
+		moved = true;
+	}
+	return moved;
 }
 
 /*
@@ -341,12 +475,20 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	unsigned long flags;
 	u8 op = bth->opcode;
 	u32 epsn;
+	bool irn;
 	int diff;
 
 	spin_lock_irqsave(&qp->lock, flags);
 	if (qp->state < IB_QPS_RTR || qp->state == IB_QPS_ERR)
 		goto out;
+	if (ntohl(bth->qpn) & TRD_BTH_IRN_CAP)
+		qp->irn_req = true;
+	irn = trd_resp_irn_framed(bth);
 	diff = trd_psn_cmp(psn, qp->epsn);
+	if (diff > 0 && irn && ((psn - qp->epsn) & TRD_PSN_MASK) < TRD_IRN_BITS) {
+		ack = trd_resp_irn_ooo(qp, skb, bth, psn);
+		goto out;
+	}
 	if (diff > 0) {
 		if (!qp->nak_sent) {
 			qp->nak_sent = true;
@@ -366,12 +508,18 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 		goto out;
 	}
 
+	epsn = qp->epsn;
 	if (op == TRD_OP_READ_REQ) {
 		ack = trd_resp_read(qp, bth, psn, false);
+		/* Behind the READ's responses: what was placed past its PSNs. */
+		if (!ack && qp->state != IB_QPS_ERR && trd_resp_irn_advance(qp, epsn))
+			ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
+					   trd_psn_add(qp->epsn, TRD_PSN_MASK));
 		goto out;
 	}
-	epsn = qp->epsn;
-	if (trd_op_is_send(op))
+	if (irn)
+		ack = trd_resp_irn_write(qp, skb, bth, psn);
+	else if (trd_op_is_send(op))
 		ack = trd_resp_send(qp, bth, psn, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
 	else
 		ack = trd_resp_write(qp, bth, psn, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
@@ -381,8 +529,10 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	qp->nak_sent = false;
 	if (trd_op_is_last(op))
 		qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
-	if (apsn & TRD_BTH_ACKREQ)
-		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID, psn);
+	/* Acknowledge it, or everything it made contiguous. */
+	if (trd_resp_irn_advance(qp, qp->epsn) || (apsn & TRD_BTH_ACKREQ))
+		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
+				   trd_psn_add(qp->epsn, TRD_PSN_MASK));
 out:
 	/*
 	 * Responses go in PSN order: with READ responses still to send, an

@@ -47,6 +47,8 @@
 #define TRD_MAX_MSG		(1u << 31)
 #define TRD_WINDOW		128	/* packets in flight per QP: the flow's K */
 #define TRD_ACKREQ_EVERY	32	/* AckReq at least every N packets */
+/* IRN: PSNs past the expected one a responder places out of order. */
+#define TRD_IRN_BITS		256
 #define TRD_RNR_DELAY_US	1000
 #define TRD_MIN_RTO_MS		10
 #define TRD_DEF_RTO_MS		500	/* QP timeout 0 ("infinite") */
@@ -131,6 +133,8 @@ struct trd_swqe {
 	int num_sge;
 	struct ib_sge sge[TRD_MAX_SGE];
 	u32 first_psn, npkts;		/* given at post_send */
+	bool started;			/* a packet of it was built: its framing is fixed */
+	bool irn;			/* IRN framing: a WRITE to a peer that does IRN */
 };
 
 struct trd_rwqe {
@@ -193,6 +197,9 @@ struct trd_qp {
 	u16 sport;
 	u32 qkey;
 	bool ect;			/* requests go out ECN-capable (the flow reacts to CNPs) */
+	bool irn;			/* the flow recovers selectively: IRN_CAP on requests */
+	bool irn_peer;			/* the peer answered IRN_CAP: new WRITEs in IRN framing */
+	bool irn_req;			/* the peer's requests have IRN_CAP: so do our ACKs */
 	u64 cnp_last_ns;		/* when the last CNP for this QP left (cnp.c) */
 
 	struct trd_sq sq;
@@ -239,6 +246,12 @@ struct trd_qp {
 	u32 epsn;			/* expected PSN */
 	u32 msn;
 	bool nak_sent;
+	/*
+	 * IRN: packets placed past epsn (bit psn % TRD_IRN_BITS), and which
+	 * of them end a message (for the MSN when epsn passes them).
+	 */
+	DECLARE_BITMAP(irn_placed, TRD_IRN_BITS);
+	DECLARE_BITMAP(irn_last, TRD_IRN_BITS);
 	bool in_recv;			/* a SEND message is being received */
 	struct trd_rwqe rwqe;		/* the recv WQE it lands in */
 	u32 recv_off;
@@ -356,7 +369,7 @@ void trd_flow_detach(struct trd_qp *qp);
 bool trd_flow_pop(struct trd_qp *qp, struct trd_txd *d);
 void trd_flow_take_notes(struct trd_qp *qp, u32 *acked, bool *failed);
 void trd_flow_push(struct trd_qp *qp);
-bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn);
+bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn, const u32 *sack);
 void trd_flow_reack(struct trd_qp *qp);
 u32 trd_psn_to_seg(const struct trd_qp *qp, u32 psn);
 

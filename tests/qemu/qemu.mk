@@ -17,7 +17,7 @@ bench-e2e: modules user guest-progs
 # RoCEv2 on the RDMA bed: rxe <-> rxe (and, later, tonic0) with perftest.
 .PHONY: bench-rdma
 bench-rdma: modules user guest-progs
-	@B=$(B) tests/qemu/run.sh --suite bench-rdma --timeout 1500 tests/selftests/bench-rdma.sh
+	@B=$(B) tests/qemu/run.sh --suite bench-rdma --timeout 2400 tests/selftests/bench-rdma.sh
 
 # The RDMA experiments (issue 14): series from the guest, plots and tables
 # in Documentation/results/ (rdma-*).

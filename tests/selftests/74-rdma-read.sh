@@ -13,22 +13,6 @@
 # module unloads.
 # timeout: 900
 . /tests/rdma-lib.sh
-XFER=/usr/bin/tonic_rdma_xfer
-
-
-# xfer NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID ARGS...: tonic_rdma_xfer,
-# the server's side channel on vethB's address.
-xfer() {
-	_n=$1 _sd=$2 _sg=$3 _cd=$4 _cg=$5
-	shift 5
-	rdma_run "$_n" 240 18516 "$XFER -d $_sd -g $_sg $*" \
-		"$XFER -d $_cd -g $_cg $* $RDMA_B" > /tmp/$_n.out
-	_r=$?
-	grep -h "data" /tmp/$_n.client /tmp/$_n.server
-	[ $_r = 0 ] || cat /tmp/$_n.out
-	return $_r
-}
-
 # rbw NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID [SIZE]: ib_read_bw, 100
 # READs of SIZE (64 KiB) bytes, up to 128 posted at once.
 rbw() {
@@ -44,7 +28,7 @@ rdma_pair || ksft_fail "rdma_pair"
 
 # The reference: Soft-RoCE on both ends.
 rdma_rxe_links || ksft_fail "rxe links"
-xfer xfer-rxe rxe1 $RDMA_GID_B rxe0 $RDMA_GID_A -s 1048576 -m 65536 -n 3 ||
+rdma_xfer xfer-rxe rxe1 $RDMA_GID_B rxe0 $RDMA_GID_A -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer rxe0 -> rxe1 (the reference)"
 $RDMA link del rxe0 && $RDMA link del rxe1 || ksft_fail "rdma link del rxe"
 
@@ -53,9 +37,9 @@ $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "rdma link a
 rdma_wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
 rdma_wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
 
-xfer xfer-tonic tonic1 $G1 tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
+rdma_xfer xfer-tonic tonic1 $G1 tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> tonic1"
-xfer xfer-small tonic1 $G1 tonic0 $G0 -s 5000 -m 1000 -n 20 ||
+rdma_xfer xfer-small tonic1 $G1 tonic0 $G0 -s 5000 -m 1000 -n 20 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> tonic1, 1000 B messages (single packets)"
 sent=$(rdma_counter tonic1 read_resp_sent) rcvd=$(rdma_counter tonic0 read_resp_rcvd)
 echo "tonic1 read_resp_sent $sent, tonic0 read_resp_rcvd $rcvd"
@@ -71,10 +55,10 @@ rbw rbw-small tonic1 $G1 tonic0 $G0 256 || ksft_fail "ib_read_bw tonic0 -> tonic
 	ksft_fail "tonic1 dropped READ requests: more than 16 were outstanding"
 
 rdma_netem loss 1% delay 1ms 1ms reorder 5%
-xfer xfer-loss tonic1 $G1 tonic0 $G0 -s 262144 -m 65536 -n 4 ||
+rdma_xfer xfer-loss tonic1 $G1 tonic0 $G0 -s 262144 -m 65536 -n 4 ||
 	ksft_fail "tonic_rdma_xfer at 1 % loss with reordering"
 rdma_netem loss 5%
-xfer xfer-loss5 tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 4 ||
+rdma_xfer xfer-loss5 tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 4 ||
 	ksft_fail "tonic_rdma_xfer at 5 % loss"
 rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"
@@ -91,10 +75,10 @@ r=$(($(rdma_counter tonic0 retrans_packets) + $(rdma_counter tonic1 retrans_pack
 # its timeouts) and the client exits in error; a vanished requester: the
 # server just sees the side channel close.  Both within 150 s.
 vanish() {
-	$XFER -d tonic1 -g $G1 -p 18517 -s 4194304 -n 1000 > /tmp/v.server 2>&1 &
+	/usr/bin/tonic_rdma_xfer -d tonic1 -g $G1 -p 18517 -s 4194304 -n 1000 > /tmp/v.server 2>&1 &
 	_sp=$!
 	rdma_wait_listen 18517 || return 1
-	$XFER -d tonic0 -g $G0 -p 18517 -s 4194304 -n 1000 $RDMA_B > /tmp/v.client 2>&1 &
+	/usr/bin/tonic_rdma_xfer -d tonic0 -g $G0 -p 18517 -s 4194304 -n 1000 $RDMA_B > /tmp/v.client 2>&1 &
 	_cp=$!
 	sleep $((3 * TONIC_TIMEOUT_SCALE))
 	if [ $1 = server ]; then kill -KILL $_sp; _w=$_cp; else kill -KILL $_cp; _w=$_sp; fi
@@ -114,7 +98,7 @@ vanish server || ksft_fail "the requester did not end after its responder vanish
 grep -q "retry counter exceeded" /tmp/v.client ||
 	ksft_fail "no retry-exceeded completion after the responder vanished"
 vanish client || ksft_fail "the server did not end after its requester vanished"
-xfer xfer-after tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 2 ||
+rdma_xfer xfer-after tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 2 ||
 	ksft_fail "tonic_rdma_xfer after a peer vanished"
 [ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left after a peer vanished"
 [ "$(rdma_counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left after a peer vanished"
@@ -123,9 +107,9 @@ xfer xfer-after tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 2 ||
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
 $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
 rdma_wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
-xfer xfer-rxe-srv rxe1 $GR tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
+rdma_xfer xfer-rxe-srv rxe1 $GR tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> rxe1 (tonic0 READs from rxe)"
-xfer xfer-tonic-srv tonic0 $G0 rxe1 $GR -s 1048576 -m 65536 -n 3 ||
+rdma_xfer xfer-tonic-srv tonic0 $G0 rxe1 $GR -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer rxe1 -> tonic0 (rxe READs from tonic0)"
 rbw rbw-rxe-srv rxe1 $GR tonic0 $G0 || ksft_fail "ib_read_bw tonic0 -> rxe1"
 rbw rbw-tonic-srv tonic0 $G0 rxe1 $GR || ksft_fail "ib_read_bw rxe1 -> tonic0"
@@ -134,12 +118,12 @@ rbw rbw-tonic-srv tonic0 $G0 rxe1 $GR || ksft_fail "ib_read_bw rxe1 -> tonic0"
 # previous repeat: the READ would never complete).  16 rounds: 5 of 16
 # runs of 2 rounds hung before that was fixed.
 rdma_netem loss 1%
-xfer xfer-rxe-loss rxe1 $GR tonic0 $G0 -s 262144 -m 65536 -n 16 ||
+rdma_xfer xfer-rxe-loss rxe1 $GR tonic0 $G0 -s 262144 -m 65536 -n 16 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> rxe1 at 1 % loss"
-xfer xfer-tonic-loss tonic0 $G0 rxe1 $GR -s 262144 -m 65536 -n 4 ||
+rdma_xfer xfer-tonic-loss tonic0 $G0 rxe1 $GR -s 262144 -m 65536 -n 4 ||
 	ksft_fail "tonic_rdma_xfer rxe1 -> tonic0 at 1 % loss"
 rdma_netem loss 5%
-xfer xfer-rxe-loss5 rxe1 $GR tonic0 $G0 -s 65536 -m 16384 -n 4 ||
+rdma_xfer xfer-rxe-loss5 rxe1 $GR tonic0 $G0 -s 65536 -m 16384 -n 4 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> rxe1 at 5 % loss"
 rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"

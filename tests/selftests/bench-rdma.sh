@@ -5,15 +5,16 @@
 # requests, 8 rounds of 1 MiB each way, data checked; Gb/s from its own
 # wall-clock time), clean and with netem loss 1 % on both veth ends; the
 # median of R runs each.  Columns: rxe (Soft-RoCE, rxe0 -> rxe1: the
-# reference) and tonic (tonic_rdma.ko, tonic0 -> tonic1, each RC QP a
-# Tonic flow of program rc), and their ratio.  Prints figures; not a
+# reference), tonic (tonic_rdma.ko, tonic0 -> tonic1, each RC QP a Tonic
+# flow of program rc: go-back-N like rxe) and irn (the same with program
+# irn: IRN's selective repeat, rdma.rst), and their ratios to rxe.  Prints figures; not a
 # pass/fail timing.  Under TCG every figure is an emulated CPU's: compare
 # the columns, not the absolute numbers.  perftest's bandwidth comes from
 # the TSC and its idea of the CPU's MHz, which under TCG is sometimes
 # wrong: a run that moved every byte can report 0.000000 Gb/s (seen in
 # tonic0 -> tonic1 runs whose counters show every response delivered);
 # the xfer row does not depend on it.
-# timeout: 1200
+# timeout: 2400
 . /tests/rdma-lib.sh
 R=${BENCH_RUNS:-3}	# runs per cell; the median is reported
 BW_ITERS=200
@@ -93,11 +94,22 @@ $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || exit 1
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || exit 1
 rdma_wait_link tonic0 $RDMA_A G0 && rdma_wait_link tonic1 $RDMA_B G1 || exit 1
 column tonic0 $G0 tonic1 $G1
-echo "tonic0: $(rdma_hw_counters tonic0)"
-echo "tonic1: $(rdma_hw_counters tonic1)"
+echo "tonic0 (rc): $(rdma_hw_counters tonic0)"
+echo "tonic1 (rc): $(rdma_hw_counters tonic1)"
+for net in $NETS; do for test in $TESTS; do
+	mv /tmp/col.$net.$test /tmp/rc.$net.$test
+done; done
+rdma_program irn 0,0,0,0 || exit 1
+column tonic0 $G0 tonic1 $G1
+echo "tonic0 (rc, then irn): $(rdma_hw_counters tonic0)"
+echo "tonic1 (rc, then irn): $(rdma_hw_counters tonic1)"
+
+ratio() {
+	echo "${1%/*} ${2%/*}" | awk '$1 + 0 > 0 && $2 ~ /^[0-9.]+$/ { printf "%.2f", $2 / $1; exit } { print "-" }'
+}
 
 echo "== perftest, client -> server over the veth pair, median of $R (failed runs after /)"
-printf '%-8s %-26s %10s %10s %8s\n' "" "" rxe tonic tonic/rxe
+printf '%-8s %-26s %10s %10s %10s %8s %8s\n' "" "" rxe tonic irn tonic/rxe irn/rxe
 for net in $NETS; do
 	for test in $TESTS; do
 		case $test in
@@ -106,9 +118,9 @@ for net in $NETS; do
 		send_lat) what="ib_send_lat 2 B us (typ)" ;;
 		xfer) what="xfer W+R 64 KiB Gb/s" ;;
 		esac
-		rxe=$(cat /tmp/rxe.$net.$test) ton=$(cat /tmp/col.$net.$test)
-		ratio=$(echo "${rxe%/*} ${ton%/*}" | awk '$1 + 0 > 0 && $2 ~ /^[0-9.]+$/ { printf "%.2f", $2 / $1; exit } { print "-" }')
-		printf '%-8s %-26s %10s %10s %8s\n' $net "$what" "$rxe" "$ton" "$ratio"
+		rxe=$(cat /tmp/rxe.$net.$test) ton=$(cat /tmp/rc.$net.$test) irn=$(cat /tmp/col.$net.$test)
+		printf '%-8s %-26s %10s %10s %10s %8s %8s\n' $net "$what" "$rxe" "$ton" "$irn" \
+			"$(ratio "$rxe" "$ton")" "$(ratio "$rxe" "$irn")"
 	done
 done
 exit 0
