@@ -31,6 +31,11 @@
 #  * the requester's side: NAK remote access / invalid request for the
 #    target's SEND: that error completion, QP to ERR; an ACK for a PSN
 #    never sent is ignored, the right one completes the SEND once;
+#  * IRN framing (ours only): a WRITE packet out of order is placed and
+#    NAKed with its PSN, a duplicate NAKed again; bad ones (key, no RETH,
+#    not a full MTU) dropped and counted; past the 256-PSN window the
+#    plain NAK; the gap filled: one ACK for the message, MSN 1, the MR
+#    written exactly; a bad one in order: NAK, QP to ERR;
 #  * after each destructive case the target QP is created anew.
 #
 # Then the same cases against Soft-RoCE (rxe1 as the target): the reply
@@ -337,6 +342,45 @@ cases() {
 	tgrep '^qp state 3$' "an RNR NAK moved the QP out of RTS"
 }
 
+# IRN framing (rdma-glue/hdr.h; ours only: rxe ignores the bits and would
+# take a RETH in front of a payload for data).  A 2048-byte WRITE, its LAST
+# first: placed out of order and NAKed with its PSN (again when
+# duplicated); bad ones out of order are dropped and counted, not NAKed; one
+# beyond the placement window gets the plain NAK; the FIRST then completes
+# the message (ACK, MSN 1); a bad one in order fails the QP.
+irn_cases() {
+	_res=$RES RES=/tmp/res.irn	# not compared with rxe's
+	t_start irn || { fail "$SIDE: target"; return; }
+	p0=$(rdma_counter $DEV irn_ooo_placed) b0=$(rdma_counter $DEV bad_packets)
+	d0=$(rdma_counter $DEV duplicate_requests)
+	L="op=8,psn=101,irn,len=1024,va=$((VA + 1024)),rkey=$RKEY,rlen=1024,fill=0x11"
+	inj irn-ooo-last "$L"; expect irn-ooo-last NAK-SEQ/100
+	grep -q ' irn sack 101$' /tmp/inj.out || fail "irn-ooo-last: no IRN NAK for 101"
+	inj irn-ooo-dup "$L"; expect irn-ooo-dup NAK-SEQ/100
+	grep -q ' irn sack 101$' /tmp/inj.out || fail "irn-ooo-dup: no IRN NAK for 101"
+	inj irn-ooo-badkey "op=0xa,psn=102,irn,len=64,va=$VA,rkey=$BADKEY,rlen=64"
+	expect irn-ooo-badkey none
+	inj irn-ooo-no-reth "op=7,psn=103,irn,len=8,hdrcut=16"; expect irn-ooo-no-reth none
+	inj irn-ooo-not-mtu "op=7,psn=104,irn,len=512,va=$VA,rkey=$RKEY,rlen=2048"
+	expect irn-ooo-not-mtu none
+	inj irn-ooo-beyond "op=0xa,psn=400,irn,len=64,va=$VA,rkey=$RKEY,rlen=64"
+	expect irn-ooo-beyond NAK-SEQ/100
+	grep -q ' sack ' /tmp/inj.out && fail "irn-ooo-beyond: an IRN NAK past the window"
+	inj irn-first "op=6,psn=100,irn,ack,len=1024,va=$VA,rkey=$RKEY,rlen=2048,fill=0x22"
+	expect irn-first ACK/101
+	grep -q ' msn 1 icrc ok irn$' /tmp/inj.out || fail "irn-first: the ACK's MSN is not 1"
+	echo "    tonic: irn_ooo_placed +$(($(rdma_counter $DEV irn_ooo_placed) - p0)), bad_packets +$(($(rdma_counter $DEV bad_packets) - b0)), duplicate_requests +$(($(rdma_counter $DEV duplicate_requests) - d0))"
+	[ $(($(rdma_counter $DEV irn_ooo_placed) - p0)) = 1 ] || fail "irn: placed out of order, want +1"
+	[ $(($(rdma_counter $DEV bad_packets) - b0)) = 3 ] || fail "irn: bad_packets, want +3"
+	[ $(($(rdma_counter $DEV duplicate_requests) - d0)) = 1 ] || fail "irn: duplicates, want +1"
+	inj irn-badkey "op=0xa,psn=102,irn,ack,len=64,va=$VA,rkey=$BADKEY,rlen=64"
+	expect irn-badkey NAK-ACC/102
+	t_stop
+	tgrep '^mr changed 0\.\.2047 \(2048 bytes\)$' "the IRN WRITE did not land exactly"
+	tgrep '^qp state 6$' "a bad IRN WRITE in order did not fail the QP"
+	RES=$_res
+}
+
 $MODPROBE tonic || ksft_fail "modprobe tonic"
 rdma_pair || ksft_fail "rdma_pair"
 $MODPROBE ib_uverbs || ksft_fail "modprobe ib_uverbs"
@@ -345,6 +389,7 @@ $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || ksft_fail "rdma link a
 echo "# tonic0 as the target"
 side tonic || ksft_fail "tonic0 not ready"
 cases
+irn_cases
 echo "tonic0: $(rdma_hw_counters tonic0)"
 
 # --- Unload with a QP open.

@@ -19,6 +19,9 @@
  *	the BTH, ICRC still right)  udplen=N  iplen=N (the length fields, as
  *	sent)  badipcsum  wire=N (cut the frame to N bytes of IP packet)
  *	tos=N (the IPv4 TOS byte: 3 is ECN CE)
+ *	irn (IRN, rdma-glue/hdr.h: BTH resv8a IRN_CAP | IRN, and a WRITE
+ *	opcode without a RETH of its own carries va/rkey/rlen in front of
+ *	its payload)
  *
  * Packets go out of IFNAME (AF_PACKET, to DST_MAC: nothing of the local IP
  * stack checks or fixes them) GAP_MS (20) apart; every RoCEv2 packet that
@@ -26,7 +29,9 @@
  * the last is printed:
  *
  *	reply op 0x11 psn N class ACK|NAK-SEQ|NAK-INV|NAK-ACC|NAK-OP|NAK-OTHER|RNR
- *	      syn 0xNN msn N icrc ok|BAD
+ *	      syn 0xNN msn N icrc ok|BAD [irn] [sack N]
+ *
+ * (irn: the reply has IRN_CAP; sack: an IRN NAK's PSN after the AETH)
  *	reply op 0xNN psn N (a request)
  *
  * and last "replies N".  Exit 0 unless something could not be sent.
@@ -123,7 +128,7 @@ struct pkt {
 	long op, psn, len, fill, qpn, tver, pad, hdrcut, udplen, iplen, wire, imm, tos;
 	unsigned long long va, aeth, src;
 	unsigned long rkey, rlen;
-	int ack, se, badicrc, badipcsum;
+	int ack, se, badicrc, badipcsum, irn;
 };
 
 static void put32(uint8_t *p, uint32_t v)
@@ -152,7 +157,7 @@ static int parse(char *spec, struct pkt *k, long qpn)
 		NUM(op); NUM(psn); NUM(len); NUM(fill); NUM(qpn); NUM(tver); NUM(pad);
 		NUM(hdrcut); NUM(udplen); NUM(iplen); NUM(wire); NUM(imm); NUM(va);
 		NUM(rkey); NUM(rlen); NUM(aeth); NUM(src); NUM(tos);
-		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum);
+		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum); FLAG(irn);
 		else {
 			fprintf(stderr, "tonic_roce_inject: unknown '%s'\n", tok);
 			return -1;
@@ -165,7 +170,9 @@ static int parse(char *spec, struct pkt *k, long qpn)
 static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struct in_addr dst)
 {
 	int pad = (-k->len) & 3;
-	size_t ext = (has_reth(k->op) ? 16 : 0) + (has_imm(k->op) ? 4 : 0) +
+	/* WRITE middle, last, last with immediate: IRN framing adds a RETH. */
+	int irn_reth = k->irn && k->op >= 0x07 && k->op <= 0x09;
+	size_t ext = (has_reth(k->op) || irn_reth ? 16 : 0) + (has_imm(k->op) ? 4 : 0) +
 		     (has_aeth(k->op) ? 4 : 0);
 	size_t blen, tot;
 	uint8_t *udp = out + 20, *bth = out + 28, *p;
@@ -196,14 +203,14 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 	bth[0] = k->op;
 	bth[1] = (k->se ? 0x80 : 0) | ((k->pad >= 0 ? k->pad : pad) & 3) << 4 | (k->tver & 0xf);
 	bth[2] = bth[3] = 0xff;
-	put32(bth + 4, k->qpn & 0xffffff);
+	put32(bth + 4, (k->qpn & 0xffffff) | (k->irn ? 0x03000000u : 0));
 	put32(bth + 8, (k->psn & 0xffffff) | (k->ack ? 0x80000000u : 0));
 	p = bth + 12;
 	{
 		uint8_t hdr[20];
 		size_t h = 0;
 
-		if (has_reth(k->op)) {
+		if (has_reth(k->op) || irn_reth) {
 			put32(hdr, k->va >> 32);
 			put32(hdr + 4, (uint32_t)k->va);
 			put32(hdr + 8, k->rkey);
@@ -314,10 +321,15 @@ static int collect(int rs, struct in_addr src, struct in_addr dst, long ms)
 			uint32_t got = bth[l - 28 - 4] | bth[l - 28 - 3] << 8 |
 				       (uint32_t)bth[l - 28 - 2] << 16 | (uint32_t)bth[l - 28 - 1] << 24;
 
-			printf("reply op 0x11 psn %u class %s syn 0x%02x msn %u icrc %s\n",
+			printf("reply op 0x11 psn %u class %s syn 0x%02x msn %u icrc %s",
 			       (bth[9] << 16 | bth[10] << 8 | bth[11]), aeth_class(bth[12]), bth[12],
 			       (bth[13] << 16 | bth[14] << 8 | bth[15]),
 			       ihl == 20 && icrc == got ? "ok" : "BAD");
+			if (bth[4] & 0x02)
+				printf(" irn");
+			if ((bth[4] & 0x02) && l >= ihl + 8 + 16 + 4 + 4)
+				printf(" sack %u", bth[17] << 16 | bth[18] << 8 | bth[19]);
+			printf("\n");
 		} else {
 			printf("reply op 0x%02x psn %u\n", bth[0],
 			       (bth[9] << 16 | bth[10] << 8 | bth[11]));
