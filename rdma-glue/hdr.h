@@ -76,16 +76,29 @@ struct trd_bth {
  *    program is IRN's); on an ACK or NAK: the responder places WRITE
  *    packets out of order.  A requester uses IRN framing only once its
  *    peer answered with IRN_CAP, so toward rxe nothing changes.
- *  - IRN on a WRITE request packet: IRN framing, a RETH in every packet
- *    (the packet's own address, the rkey, the bytes of the message from
- *    this packet on).  Opcodes without a RETH of their own carry it before
- *    the payload.  The responder places such a packet at once, in order
- *    or not, and NAKs one out of order with the cumulative ack (the BTH's
- *    PSN, as a NAK sequence error) and the PSN that triggered it (struct
+ *  - IRN on a request packet: IRN framing.  A WRITE's packets each carry
+ *    a RETH (the packet's own address, the rkey, the bytes of the message
+ *    from this packet on); opcodes without a RETH of their own carry it
+ *    before the payload.  A SEND's packets each carry struct
+ *    trd_irn_send before the payload (IRN's recv_WQE_SN, and the offset).
+ *    The responder places such a packet at once, in order or not, and
+ *    NAKs one out of order with the cumulative ack (the BTH's PSN, as a
+ *    NAK sequence error) and the PSN that triggered it (struct
  *    trd_irn_sack after the AETH).
  */
 #define TRD_BTH_IRN_CAP		0x02000000u
 #define TRD_BTH_IRN		0x01000000u
+
+/*
+ * Before the payload of an IRN-framed SEND packet: the receive WQE it
+ * lands in, as the count of receive-consuming messages (SEND, WRITE with
+ * immediate) the requester sent on the QP before its message, and the
+ * packet's offset in the message.
+ */
+struct trd_irn_send {
+	__be32 wqe_sn;
+	__be32 off;
+} __packed;
 
 /* After the AETH of an IRN NAK: the PSN whose arrival triggered it. */
 struct trd_irn_sack {

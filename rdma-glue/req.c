@@ -8,8 +8,8 @@
  * most TRD_WINDOW unacknowledged -- is the flow's decision: the requester
  * builds the packets it names.  AckReq on the last packet of a message,
  * on the last one announced and at least every TRD_ACKREQ_EVERY packets.
- * With an IRN program, requests say so (TRD_BTH_IRN_CAP), and WRITEs
- * started once the peer said it too go in IRN framing (hdr.h).
+ * With an IRN program, requests say so (TRD_BTH_IRN_CAP), and WRITEs and
+ * SENDs started once the peer said it too go in IRN framing (hdr.h).
  *
  * Runs wherever it is kicked (post_send's caller, the rx softirq), and
  * from a work item when the flow gave descriptors or notes or when kicked
@@ -89,7 +89,7 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 {
 	u32 psn = trd_psn_add(qp->isn, d->seg);
 	bool rtx = d->flags & TONIC_DESC_RTX;
-	u32 k, off, paylen, irn_reth;
+	u32 k, off, paylen, irn_ext;
 	bool first, last, ackreq, run;
 	struct trd_reth *reth = NULL;
 	struct trd_swqe *wqe;
@@ -146,16 +146,23 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	ackreq = last || (d->flags & TONIC_DESC_LAST) || ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
 	/*
 	 * IRN framing, decided when its first packet is built (WQEs posted
-	 * before the peer's first answer get it too): a RETH in every
-	 * packet, before the payload if not in the header.
+	 * before the peer's first answer get it too): a WRITE's packets each
+	 * carry a RETH, before the payload if not in the header; a SEND's
+	 * its receive WQE and offset (hdr.h).
 	 */
 	if (!wqe->started) {
 		wqe->started = true;
-		wqe->irn = qp->irn_peer && wqe->opcode == IB_WR_RDMA_WRITE;
+		wqe->irn = qp->irn_peer && (wqe->opcode == IB_WR_RDMA_WRITE ||
+					    wqe->opcode == IB_WR_SEND ||
+					    wqe->opcode == IB_WR_SEND_WITH_IMM);
 	}
-	irn_reth = wqe->irn && !trd_op_has_reth(op) ? sizeof(struct trd_reth) : 0;
+	irn_ext = 0;
+	if (wqe->irn && trd_op_is_send(op))
+		irn_ext = sizeof(struct trd_irn_send);
+	else if (wqe->irn && !trd_op_has_reth(op))
+		irn_ext = sizeof(struct trd_reth);
 
-	skb = trd_pkt_alloc(qp, op, psn, ackreq, irn_reth + paylen, &ext, &pay);
+	skb = trd_pkt_alloc(qp, op, psn, ackreq, irn_ext + paylen, &ext, &pay);
 	if (!skb)
 		return NULL;		/* lost: the flow's timeout sends it again */
 	bth = (struct trd_bth *)ext - 1;
@@ -163,13 +170,18 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 		bth->qpn |= htonl(TRD_BTH_IRN_CAP | (wqe->irn ? TRD_BTH_IRN : 0));
 	if (last && (wqe->send_flags & IB_SEND_SOLICITED))
 		bth->flags |= TRD_BTH_SE;
-	if (irn_reth) {
+	if (irn_ext && trd_op_is_send(op)) {
+		struct trd_irn_send *is = pay;
+
+		is->wqe_sn = htonl(wqe->rsn);
+		is->off = htonl(off);
+	} else if (irn_ext) {
 		reth = pay;
-		pay += irn_reth;
 	} else if (trd_op_has_reth(op)) {
 		reth = ext;
 		ext = reth + 1;
 	}
+	pay += irn_ext;
 	if (reth) {
 		reth->va = cpu_to_be64(wqe->remote_addr + off);
 		reth->rkey = cpu_to_be32(wqe->rkey);

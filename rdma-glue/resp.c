@@ -6,9 +6,10 @@
  * (the requester went back N).  Ahead (PSN > expected): one NAK sequence
  * error per gap (syndrome 0x60, PSN = expected), drop.  No receive WQE for
  * a SEND (or a WRITE with immediate): RNR NAK.  Bad requests: NAK and ERR.
- * IRN (hdr.h): WRITE packets in IRN framing are placed out of order too,
- * each NAKed with the cumulative ack and its PSN; the expected PSN jumps
- * over them once the gap before them is filled.
+ * IRN (hdr.h): WRITE and SEND packets in IRN framing are placed out of
+ * order too, each NAKed with the cumulative ack and its PSN; the expected
+ * PSN jumps over them once the gap before them is filled, completing the
+ * receives as in order.
  */
 #include "tonic_rdma.h"
 
@@ -255,23 +256,96 @@ static int trd_resp_irn_place(struct trd_qp *qp, const struct trd_bth *bth, void
 	return 0;
 }
 
-/* IRN framing: a plain WRITE packet (not one with immediate: that takes a receive WQE). */
+/*
+ * IRN framing: a plain WRITE packet (not one with immediate: that takes a
+ * receive WQE it does not name) or a SEND packet.
+ */
 static bool trd_resp_irn_framed(const struct trd_bth *bth)
 {
 	u8 op = bth->opcode;
 
-	return (ntohl(bth->qpn) & TRD_BTH_IRN) && trd_op_is_write(op) && !trd_op_has_imm(op);
+	return (ntohl(bth->qpn) & TRD_BTH_IRN) &&
+	       ((trd_op_is_write(op) && !trd_op_has_imm(op)) || trd_op_is_send(op));
 }
 
-/* An IRN-framed packet at the expected PSN: placed, or the NAK that fails the QP. */
-static struct sk_buff *trd_resp_irn_write(struct trd_qp *qp, struct sk_buff *skb,
-					  const struct trd_bth *bth, u32 psn)
+/* An IRN-framed SEND packet's receive WQE number and offset; false: too short. */
+static bool trd_resp_irn_send_hdr(const struct trd_bth *bth, u32 len, u32 *sn, u32 *off)
 {
+	const struct trd_irn_send *is = trd_pkt_payload(bth);
+
+	if (len < sizeof(*is))
+		return false;
+	*sn = ntohl(is->wqe_sn);
+	*off = ntohl(is->off);
+	return true;
+}
+
+/*
+ * An IRN-framed SEND packet out of order, into the receive WQE it names:
+ * the one being filled now, or one posted after it.  A full MTU and no
+ * pad unless it ends the message, at an MTU multiple, within the receive
+ * buffer.  0 when placed, with @slot filled for when epsn passes it.
+ */
+static int trd_resp_irn_send_place(struct trd_qp *qp, const struct trd_bth *bth, u32 len,
+				   struct trd_irn_slot *slot)
+{
+	u32 pad = (bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT;
+	const struct trd_rwqe *rwqe;
+	u8 op = bth->opcode;
+	u32 sn, off;
+
+	if (!trd_resp_irn_send_hdr(bth, len, &sn, &off))
+		return -EINVAL;
+	len -= sizeof(struct trd_irn_send);
+	if (qp->in_recv && sn == qp->rq.cons - 1 && !trd_op_is_first(op))
+		rwqe = &qp->rwqe;
+	else if (sn - qp->rq.cons < qp->rq.prod - qp->rq.cons)
+		rwqe = &qp->rq.wqe[sn % qp->rq.size];
+	else
+		return -ENOENT;		/* not posted (yet): in order it gets an RNR NAK */
+	if ((trd_op_is_last(op) ? len > qp->mtu : len != qp->mtu || pad) ||
+	    off % qp->mtu || (trd_op_is_first(op) && off) || off > rwqe->length ||
+	    len > rwqe->length - off)
+		return -EINVAL;
+	if (trd_sge_copy(qp, rwqe->sge, rwqe->num_sge, off, (u8 *)trd_pkt_payload(bth) +
+			 sizeof(struct trd_irn_send), len, true))
+		return -EFAULT;
+	slot->end = off + len;
+	slot->sn = sn;
+	slot->flags |= TRD_IRN_SEND;
+	if (trd_op_has_imm(op)) {
+		slot->imm = ((struct trd_immdt *)trd_pkt_ext(bth))->imm;
+		slot->flags |= TRD_IRN_IMM;
+	}
+	return 0;
+}
+
+/*
+ * An IRN-framed packet at the expected PSN: a WRITE placed, a SEND taken
+ * as RC takes one (its offset must be where the message is), or the NAK
+ * that fails the QP.
+ */
+static struct sk_buff *trd_resp_irn_in_order(struct trd_qp *qp, struct sk_buff *skb,
+					     const struct trd_bth *bth, u32 psn)
+{
+	u32 len = trd_pkt_paylen(skb, bth), sn, off;
+	u8 op = bth->opcode;
 	int code;
 
-	if (trd_op_is_first(bth->opcode) && (qp->in_recv || qp->wrkey))
+	if (trd_op_is_first(op) && (qp->in_recv || qp->wrkey))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);	/* inside a message */
-	code = trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
+	if (trd_op_is_send(op)) {
+		bool first = trd_op_is_first(op);
+
+		/* Where the message is: its receive (taken by a FIRST), its offset. */
+		if (!trd_resp_irn_send_hdr(bth, len, &sn, &off) ||
+		    off != (first ? 0 : qp->recv_off) || sn != qp->rq.cons - !first)
+			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+		len -= sizeof(struct trd_irn_send);
+		return trd_resp_send(qp, bth, psn, (u8 *)trd_pkt_payload(bth) +
+				     sizeof(struct trd_irn_send), len);
+	}
+	code = trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), len);
 	return code ? trd_resp_fail(qp, code, psn) : NULL;
 }
 
@@ -279,45 +353,98 @@ static struct sk_buff *trd_resp_irn_write(struct trd_qp *qp, struct sk_buff *skb
  * An IRN-framed packet past the expected PSN, within TRD_IRN_BITS of it:
  * placed (once) and NAKed with its PSN.  One that fails its checks is
  * dropped, not NAKed: the requester sends it again, and in order it fails
- * the QP as any bad request does.
+ * the QP as any bad request does (a SEND for a receive not posted yet
+ * gets its RNR NAK then).
  */
 static struct sk_buff *trd_resp_irn_ooo(struct trd_qp *qp, struct sk_buff *skb,
 					const struct trd_bth *bth, u32 psn)
 {
-	u32 bit = psn % TRD_IRN_BITS;
+	u32 bit = psn % TRD_IRN_BITS, len = trd_pkt_paylen(skb, bth);
+	struct trd_irn_slot *slot = &qp->irn_slot[bit];
+	u8 op = bth->opcode;
+	int err;
 
 	if (test_bit(bit, qp->irn_placed)) {
 		trd_count(qp->dev, TRD_CNT_DUP_REQ, 1);
-	} else if (trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth))) {
+		return trd_resp_irn_nak(qp, psn);
+	}
+	memset(slot, 0, sizeof(*slot));
+	if (trd_op_is_send(op))
+		err = trd_resp_irn_send_place(qp, bth, len, slot);
+	else
+		err = trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), len);
+	if (err) {
 		trd_count(qp->dev, TRD_CNT_BAD_PKT, 1);
 		return NULL;
-	} else {
-		__set_bit(bit, qp->irn_placed);
-		__assign_bit(bit, qp->irn_last, trd_op_is_last(bth->opcode));
-		trd_count(qp->dev, TRD_CNT_IRN_OOO_PLACED, 1);
 	}
+	slot->flags |= (trd_op_is_first(op) ? TRD_IRN_FIRST : 0) |
+		       (trd_op_is_last(op) ? TRD_IRN_LAST : 0);
+	__set_bit(bit, qp->irn_placed);
+	trd_count(qp->dev, TRD_CNT_IRN_OOO_PLACED, 1);
 	return trd_resp_irn_nak(qp, psn);
 }
 
 /*
- * The expected PSN moved (to qp->epsn): past packets placed out of order
- * that follow it now, counting the messages they end.  Bits of PSNs it
- * jumped over (a READ's) are cleared.  Returns whether it moved further.
+ * epsn passes a SEND packet placed out of order: what taking it in order
+ * would have done to the receive queue.  False: it does not fit the
+ * message in progress (the requester broke its own numbering).
  */
-static bool trd_resp_irn_advance(struct trd_qp *qp, u32 from)
+static bool trd_resp_irn_send_pass(struct trd_qp *qp, const struct trd_irn_slot *slot)
 {
-	u32 n = min_t(u32, (qp->epsn - from) & TRD_PSN_MASK, TRD_IRN_BITS), i;
-	bool moved = false;
+	if (slot->flags & TRD_IRN_FIRST) {
+		if (qp->in_recv || qp->wrkey || slot->sn != qp->rq.cons || !trd_resp_take_rwqe(qp))
+			return false;
+	} else if (!qp->in_recv || slot->sn != qp->rq.cons - 1) {
+		return false;
+	}
+	qp->recv_off = slot->end;
+	if (slot->flags & TRD_IRN_LAST) {
+		trd_recv_wc(qp, &qp->rwqe, IB_WC_SUCCESS, IB_WC_RECV, slot->end,
+			    slot->flags & TRD_IRN_IMM ? &slot->imm : NULL);
+		qp->in_recv = false;
+	}
+	return true;
+}
+
+/*
+ * The expected PSN moved (to qp->epsn, from @from): past packets placed
+ * out of order that follow it now -- a SEND's receive taken and completed
+ * as in order, every message's end counted in the MSN.  Bits of PSNs it
+ * jumped over (a READ's) are cleared.  1 when it moved further, 0 when
+ * not, -EPROTO when a SEND did not fit (the caller fails the QP).
+ */
+static int trd_resp_irn_advance(struct trd_qp *qp, u32 from)
+{
+	u32 n = min_t(u32, (qp->epsn - from) & TRD_PSN_MASK, TRD_IRN_BITS), i, bit;
+	int moved = 0;
 
 	for (i = 0; i < n; i++)
 		__clear_bit((from + i) % TRD_IRN_BITS, qp->irn_placed);
-	while (__test_and_clear_bit(qp->epsn % TRD_IRN_BITS, qp->irn_placed)) {
-		if (test_bit(qp->epsn % TRD_IRN_BITS, qp->irn_last))
+	for (bit = qp->epsn % TRD_IRN_BITS; __test_and_clear_bit(bit, qp->irn_placed);
+	     bit = qp->epsn % TRD_IRN_BITS) {
+		const struct trd_irn_slot *slot = &qp->irn_slot[bit];
+
+		if ((slot->flags & TRD_IRN_SEND) && !trd_resp_irn_send_pass(qp, slot))
+			return -EPROTO;
+		if (slot->flags & TRD_IRN_LAST)
 			qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
 		qp->epsn = trd_psn_add(qp->epsn, 1);
-		moved = true;
+		moved = 1;
 	}
 	return moved;
+}
+
+/* After epsn moved from @from: the ACK (or the NAK failing the QP) it earns, or NULL. */
+static struct sk_buff *trd_resp_irn_ack(struct trd_qp *qp, u32 from, bool ackreq)
+{
+	int moved = trd_resp_irn_advance(qp, from);
+
+	if (moved < 0)
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, qp->epsn);
+	if (moved || ackreq)
+		return trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
+				    trd_psn_add(qp->epsn, TRD_PSN_MASK));
+	return NULL;
 }
 
 /*
@@ -512,13 +639,12 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	if (op == TRD_OP_READ_REQ) {
 		ack = trd_resp_read(qp, bth, psn, false);
 		/* Behind the READ's responses: what was placed past its PSNs. */
-		if (!ack && qp->state != IB_QPS_ERR && trd_resp_irn_advance(qp, epsn))
-			ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
-					   trd_psn_add(qp->epsn, TRD_PSN_MASK));
+		if (!ack && qp->state != IB_QPS_ERR)
+			ack = trd_resp_irn_ack(qp, epsn, false);
 		goto out;
 	}
 	if (irn)
-		ack = trd_resp_irn_write(qp, skb, bth, psn);
+		ack = trd_resp_irn_in_order(qp, skb, bth, psn);
 	else if (trd_op_is_send(op))
 		ack = trd_resp_send(qp, bth, psn, trd_pkt_payload(bth), trd_pkt_paylen(skb, bth));
 	else
@@ -530,9 +656,7 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	if (trd_op_is_last(op))
 		qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
 	/* Acknowledge it, or everything it made contiguous. */
-	if (trd_resp_irn_advance(qp, qp->epsn) || (apsn & TRD_BTH_ACKREQ))
-		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
-				   trd_psn_add(qp->epsn, TRD_PSN_MASK));
+	ack = trd_resp_irn_ack(qp, qp->epsn, apsn & TRD_BTH_ACKREQ);
 out:
 	/*
 	 * Responses go in PSN order: with READ responses still to send, an

@@ -133,6 +133,7 @@ struct trd_swqe {
 	int num_sge;
 	struct ib_sge sge[TRD_MAX_SGE];
 	u32 first_psn, npkts;		/* given at post_send */
+	u32 rsn;			/* SEND: the peer's receive WQE (IRN's recv_WQE_SN) */
 	bool started;			/* a packet of it was built: its framing is fixed */
 	bool irn;			/* IRN framing: a WRITE to a peer that does IRN */
 };
@@ -174,6 +175,24 @@ struct trd_rq {
 	u32 prod, cons;
 };
 
+/*
+ * A packet the responder placed out of order (IRN): what happens when the
+ * expected PSN passes it -- a SEND's receive WQE is taken (FIRST) and
+ * completed (LAST, end bytes, with imm), any message's end counts in the
+ * MSN.
+ */
+struct trd_irn_slot {
+	u32 end;			/* SEND: offset + length of the packet */
+	u32 sn;				/* SEND: its receive WQE's number (rq.cons when taken) */
+	__be32 imm;
+	u8 flags;			/* TRD_IRN_* */
+};
+
+#define TRD_IRN_FIRST		0x1
+#define TRD_IRN_LAST		0x2
+#define TRD_IRN_IMM		0x4
+#define TRD_IRN_SEND		0x8
+
 struct trd_qp {
 	struct ib_qp ib;
 	struct trd_dev *dev;
@@ -200,6 +219,7 @@ struct trd_qp {
 	bool irn;			/* the flow recovers selectively: IRN_CAP on requests */
 	bool irn_peer;			/* the peer answered IRN_CAP: new WRITEs in IRN framing */
 	bool irn_req;			/* the peer's requests have IRN_CAP: so do our ACKs */
+	u32 rsn_next;			/* receive-consuming messages posted: the next rsn */
 	u64 cnp_last_ns;		/* when the last CNP for this QP left (cnp.c) */
 
 	struct trd_sq sq;
@@ -247,11 +267,11 @@ struct trd_qp {
 	u32 msn;
 	bool nak_sent;
 	/*
-	 * IRN: packets placed past epsn (bit psn % TRD_IRN_BITS), and which
-	 * of them end a message (for the MSN when epsn passes them).
+	 * IRN: packets placed past epsn (bit psn % TRD_IRN_BITS), and what
+	 * epsn passing them does (the slot of the same index).
 	 */
 	DECLARE_BITMAP(irn_placed, TRD_IRN_BITS);
-	DECLARE_BITMAP(irn_last, TRD_IRN_BITS);
+	struct trd_irn_slot irn_slot[TRD_IRN_BITS];
 	bool in_recv;			/* a SEND message is being received */
 	struct trd_rwqe rwqe;		/* the recv WQE it lands in */
 	u32 recv_off;

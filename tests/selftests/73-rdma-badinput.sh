@@ -35,7 +35,8 @@
 #    NAKed with its PSN, a duplicate NAKed again; bad ones (key, no RETH,
 #    not a full MTU) dropped and counted; past the 256-PSN window the
 #    plain NAK; the gap filled: one ACK for the message, MSN 1, the MR
-#    written exactly; a bad one in order: NAK, QP to ERR;
+#    written exactly; a bad one in order: NAK, QP to ERR; SENDs likewise,
+#    into the receive they name, completed in order;
 #  * after each destructive case the target QP is created anew.
 #
 # Then the same cases against Soft-RoCE (rxe1 as the target): the reply
@@ -378,6 +379,31 @@ irn_cases() {
 	t_stop
 	tgrep '^mr changed 0\.\.2047 \(2048 bytes\)$' "the IRN WRITE did not land exactly"
 	tgrep '^qp state 6$' "a bad IRN WRITE in order did not fail the QP"
+	# SENDs: receive WQE 1's message first, placed and NAKed; one for a
+	# receive not posted (the target posts 0..7) or longer than the
+	# buffer (256 B): dropped; then receive 0's: both complete in order
+	# (one ACK, MSN 2); a SEND naming the wrong receive in order: NAK
+	# invalid request, QP to ERR.
+	t_start irn-send || { fail "$SIDE: target"; return; }
+	p0=$(rdma_counter $DEV irn_ooo_placed) b0=$(rdma_counter $DEV bad_packets)
+	inj irn-send-ooo "op=4,psn=101,irn,sn=1,off=0,len=64,fill=0x33"
+	expect irn-send-ooo NAK-SEQ/100
+	grep -q ' irn sack 101$' /tmp/inj.out || fail "irn-send-ooo: no IRN NAK for 101"
+	inj irn-send-not-posted "op=4,psn=102,irn,sn=8,off=0,len=64"; expect irn-send-not-posted none
+	inj irn-send-too-long "op=4,psn=103,irn,sn=2,off=0,len=512"; expect irn-send-too-long none
+	inj irn-send-first "op=4,psn=100,irn,ack,sn=0,off=0,len=64,fill=0x44"
+	expect irn-send-first ACK/101
+	grep -q ' msn 2 icrc ok irn$' /tmp/inj.out || fail "irn-send-first: the ACK's MSN is not 2"
+	[ $(($(rdma_counter $DEV irn_ooo_placed) - p0)) = 1 ] || fail "irn send: placed out of order, want +1"
+	[ $(($(rdma_counter $DEV bad_packets) - b0)) = 2 ] || fail "irn send: bad_packets, want +2"
+	inj irn-send-bad-sn "op=4,psn=102,irn,ack,sn=5,off=0,len=64"
+	expect irn-send-bad-sn NAK-INV/102
+	t_stop
+	tgrep '^wc wr_id 0 status 0 .* len 64$' "receive 0 not completed"
+	tgrep '^wc wr_id 1 status 0 .* len 64$' "receive 1 (placed out of order) not completed"
+	[ "$(grep '^wc wr_id [01] status 0' $TOUT | head -2 | awk '{ print $3 }' | tr '\n' ' ')" = "0 1 " ] ||
+		fail "irn send: receives completed out of order"
+	tgrep '^qp state 6$' "a SEND naming the wrong receive did not fail the QP"
 	RES=$_res
 }
 

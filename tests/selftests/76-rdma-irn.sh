@@ -12,8 +12,8 @@
 #    per loss, go-back-N the rest of its window each time: asserted that
 #    IRN resends fewer per loss than rc and at most 3.  Goodput printed,
 #    with rxe's at the same loss (reported, not asserted).
-#  * SENDs on irn QPs (ibv_rc_pingpong) at 1 % loss: not IRN-framed, so
-#    the responder drops what follows a gap and the requester goes back N.
+#  * SENDs on irn QPs (ibv_rc_pingpong, data checked) at 1 % loss: IRN-
+#    framed too, placed out of order into the receive they name.
 #  * tonic0 (irn) <-> rxe1, both roles, clean and at 1 % loss, data
 #    checked: rxe never answers IRN_CAP, so nothing IRN-framed reaches it,
 #    and its go-back-N NAKs make the irn program go back N.
@@ -92,10 +92,15 @@ echo "at 1 % loss: irn $irn_gbps Gb/s, $irn_per/100 resent per drop; rc (go-back
 [ "$irn_per" -le 300 ] || ksft_fail "irn resent $irn_per/100 packets per drop"
 [ "$irn_per" -lt "$rc_per" ] || ksft_fail "irn resent no fewer packets per drop than go-back-N"
 
-# SENDs on irn QPs: go-back-N for them, delivered.
+# SENDs on irn QPs (ibv_rc_pingpong checks the data): placed out of
+# order into the receive they name, completed in order.
 rdma_program irn 0,0,0,0 || ksft_fail "tonic_rdma: program irn"
+placed() { echo $(($(rdma_counter tonic0 irn_ooo_placed) + $(rdma_counter tonic1 irn_ooo_placed))); }
+placed=$(placed)
 pp_lossy pp-irn tonic1 $G1 tonic0 $G0 -n 200 -s 16384 ||
 	ksft_fail "ibv_rc_pingpong, irn, 1 % loss"
+echo "pp-irn: $(($(placed) - placed)) SEND packets placed out of order"
+[ "$(placed)" -gt "$placed" ] || ksft_fail "no SEND packet placed out of order"
 rdma_netem_del
 [ "$(rdma_counter tonic0 tonic_flows)" = 0 ] || ksft_fail "tonic0: flows left"
 [ "$(rdma_counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left"
@@ -106,7 +111,7 @@ $MODPROBE rdma_rxe || ksft_fail "modprobe rdma_rxe"
 $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
 RDMA_DEV_B=rxe1
 rdma_wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
-nak0=$(rdma_counter tonic0 irn_nak_rcvd)
+nak0=$(rdma_counter tonic0 irn_nak_rcvd) ooo0=$(rdma_counter tonic0 irn_ooo_placed)
 rdma_xfer irn-rxe-srv rxe1 $GR tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer tonic0 (irn) -> rxe1"
 rdma_xfer irn-tonic-srv tonic0 $G0 rxe1 $GR -s 1048576 -m 65536 -n 3 ||
@@ -118,7 +123,7 @@ rdma_xfer irn-rxe-loss rxe1 $GR tonic0 $G0 -s 262144 -m 65536 -n 8 ||
 rdma_xfer irn-tonic-loss tonic0 $G0 rxe1 $GR -s 262144 -m 65536 -n 4 ||
 	ksft_fail "tonic_rdma_xfer rxe1 -> tonic0 (irn) at 1 % loss"
 [ "$(rdma_counter tonic0 irn_nak_rcvd)" = "$nak0" ] || ksft_fail "tonic0 took an IRN NAK from rxe"
-[ "$(rdma_counter tonic0 irn_ooo_placed)" = 0 ] ||
+[ "$(rdma_counter tonic0 irn_ooo_placed)" = "$ooo0" ] ||
 	ksft_fail "tonic0 placed rxe's packets out of order"
 # The reference at the same loss (reported): rxe -> rxe is not possible
 # with one rxe per netdev here, so rxe1 -> tonic0's responder stands in.

@@ -10,19 +10,70 @@
 #     # series dcqcn-N T_MS BACKLOG_BYTES SEGS_1 RATE_1 ... SEGS_N RATE_N
 # and at the end the RED queue's and the devices' counters.  Figures of
 # an emulated guest: compare runs of one boot, not absolute numbers.
-# timeout: 1500
+#
+# IRN (issue 14), first: ib_write_bw, one QP, 64 KiB writes, with netem
+# loss L on both veth ends (data one way, ACKs the other), L = 0.1, 1 and
+# 5 % (200, 100 and 20 writes), R runs each: Soft-RoCE rxe0 -> rxe1 (the
+# reference, go-back-N), then tonic0 -> tonic1 with program rc (go-back-N)
+# and with program irn.  One line per run
+#     # irn LOSS IMPL ITERS WALL_MS GBPS RESENT DROPPED
+# WALL_MS: the client's run, connection set-up included; GBPS: perftest's
+# average (under TCG now and then 0 for a run that moved every byte);
+# RESENT: the requester's retrans_packets (rxe has no such counter: -);
+# DROPPED: packets netem dropped on the data direction.
+# timeout: 2400
 . /tests/rdma-lib.sh
 ITERS=300
+R=${EVAL_RUNS:-3}
 
 $MODPROBE tonic || exit 1
 rdma_pair || exit 1
-rdma_program dcqcn 5000,1000,5000,0 || exit 1
+
+# irn_run IMPL SERVERDEV SERVERGID CLIENTDEV CLIENTGID
+irn_run() {
+	for l in 0.1:200 1:100 5:20; do
+		rdma_netem loss ${l%:*}% || exit 1
+		i=0
+		while [ $i -lt $R ]; do
+			i=$((i + 1))
+			n=${l#*:}
+			r0=$(rdma_counter $4 retrans_packets)
+			d0=$($TC -s qdisc show dev $RDMA_NETDEV_A | awk '/dropped/ { sub(",", "", $7); print $7; exit }')
+			t0=$(rdma_uptime_ms)
+			o="-F -s 65536 -n $n --report_gbits"
+			if rdma_run irn 600 18515 "/usr/bin/ib_write_bw -d $2 -x $3 $o" \
+				"/usr/bin/ib_write_bw -d $4 -x $5 $o $RDMA_B" > /tmp/irn.out; then
+				g=$(perftest_figure /tmp/irn.client | awk '{ print $4 }')
+			else
+				g=failed
+			fi
+			t1=$(rdma_uptime_ms)
+			d1=$($TC -s qdisc show dev $RDMA_NETDEV_A | awk '/dropped/ { sub(",", "", $7); print $7; exit }')
+			case $1 in
+			rxe) rs=- ;;
+			*) rs=$(($(rdma_counter $4 retrans_packets) - r0)) ;;
+			esac
+			echo "# irn ${l%:*} $1 $n $((t1 - t0)) $g $rs $((d1 - d0))"
+		done
+	done
+	rdma_netem_del
+}
+
+rdma_rxe_links || exit 1
+RDMA_QUIET=1
+irn_run rxe $RDMA_DEV_B $RDMA_GID_B $RDMA_DEV_A $RDMA_GID_A
+$RDMA link del $RDMA_DEV_A && $RDMA link del $RDMA_DEV_B || exit 1
+$MODPROBE tonic_rdma || exit 1
 $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || exit 1
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || exit 1
 RDMA_DEV_A=tonic0 RDMA_DEV_B=tonic1
 rdma_wait_link tonic0 $RDMA_A G0 || exit 1
 rdma_wait_link tonic1 $RDMA_B G1 || exit 1
-RDMA_QUIET=1
+for p in rc irn; do
+	rdma_program $p 0,0,0,0 || exit 1
+	irn_run $p tonic1 $G1 tonic0 $G0
+done
+rdma_program dcqcn 5000,1000,5000,0 || exit 1
 
 for n in 2 4; do
 	rdma_bottleneck 40mbit || exit 1

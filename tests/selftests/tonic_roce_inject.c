@@ -21,7 +21,7 @@
  *	tos=N (the IPv4 TOS byte: 3 is ECN CE)
  *	irn (IRN, rdma-glue/hdr.h: BTH resv8a IRN_CAP | IRN, and a WRITE
  *	opcode without a RETH of its own carries va/rkey/rlen in front of
- *	its payload)
+ *	its payload, a SEND opcode sn=N off=N: its receive WQE and offset)
  *
  * Packets go out of IFNAME (AF_PACKET, to DST_MAC: nothing of the local IP
  * stack checks or fixes them) GAP_MS (20) apart; every RoCEv2 packet that
@@ -127,7 +127,7 @@ static int has_imm(int op)
 struct pkt {
 	long op, psn, len, fill, qpn, tver, pad, hdrcut, udplen, iplen, wire, imm, tos;
 	unsigned long long va, aeth, src;
-	unsigned long rkey, rlen;
+	unsigned long rkey, rlen, sn, off;
 	int ack, se, badicrc, badipcsum, irn;
 };
 
@@ -156,7 +156,7 @@ static int parse(char *spec, struct pkt *k, long qpn)
 		if (0) ;
 		NUM(op); NUM(psn); NUM(len); NUM(fill); NUM(qpn); NUM(tver); NUM(pad);
 		NUM(hdrcut); NUM(udplen); NUM(iplen); NUM(wire); NUM(imm); NUM(va);
-		NUM(rkey); NUM(rlen); NUM(aeth); NUM(src); NUM(tos);
+		NUM(rkey); NUM(rlen); NUM(aeth); NUM(src); NUM(tos); NUM(sn); NUM(off);
 		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum); FLAG(irn);
 		else {
 			fprintf(stderr, "tonic_roce_inject: unknown '%s'\n", tok);
@@ -170,10 +170,14 @@ static int parse(char *spec, struct pkt *k, long qpn)
 static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struct in_addr dst)
 {
 	int pad = (-k->len) & 3;
-	/* WRITE middle, last, last with immediate: IRN framing adds a RETH. */
+	/*
+	 * IRN framing: WRITE middle, last, last with immediate get a RETH in
+	 * front of the payload, SENDs their receive WQE and offset.
+	 */
 	int irn_reth = k->irn && k->op >= 0x07 && k->op <= 0x09;
+	int irn_send = k->irn && k->op <= 0x05;
 	size_t ext = (has_reth(k->op) || irn_reth ? 16 : 0) + (has_imm(k->op) ? 4 : 0) +
-		     (has_aeth(k->op) ? 4 : 0);
+		     (has_aeth(k->op) ? 4 : 0) + (irn_send ? 8 : 0);
 	size_t blen, tot;
 	uint8_t *udp = out + 20, *bth = out + 28, *p;
 	uint16_t cs;
@@ -207,7 +211,7 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 	put32(bth + 8, (k->psn & 0xffffff) | (k->ack ? 0x80000000u : 0));
 	p = bth + 12;
 	{
-		uint8_t hdr[20];
+		uint8_t hdr[24];
 		size_t h = 0;
 
 		if (has_reth(k->op) || irn_reth) {
@@ -224,6 +228,11 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 		if (has_aeth(k->op)) {
 			put32(hdr + h, k->aeth);
 			h += 4;
+		}
+		if (irn_send) {
+			put32(hdr + h, k->sn);
+			put32(hdr + h + 4, k->off);
+			h += 8;
 		}
 		memcpy(p, hdr, ext);
 		p += ext;
