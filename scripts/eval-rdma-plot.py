@@ -1,9 +1,14 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """The series of tests/selftests/eval-rdma.sh (a guest's KTAP log) as
-Documentation/results/rdma-dcqcn.png and rdma-dcqcn.txt.
+Documentation/results/rdma-irn.{png,txt} and rdma-dcqcn.{png,txt}.
 
 usage: eval-rdma-plot.py KTAP OUTDIR
+
+IRN: for each loss rate and implementation (rxe, rc, irn), over its runs:
+perftest's average goodput (the median, and min..max; runs that report 0
+left out), its ratio to rxe's median, packets resent per data packet
+dropped, and the client's wall-clock time (median, set-up included).
 
 For each run dcqcn-N: the RED queue's backlog over time, each flow's
 throughput over time (segments of 1 KiB between samples), and a table:
@@ -51,10 +56,64 @@ def per_second(samples):
     return out
 
 
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2] if len(xs) % 2 else (xs[len(xs) // 2 - 1] + xs[len(xs) // 2]) / 2.0
+
+
+def irn(path, outdir):
+    """The IRN runs: rdma-irn.txt and rdma-irn.png; False when there are none."""
+    runs = OrderedDict()
+    for line in open(path, errors="replace"):
+        m = re.search(r"# irn (\S+) (\S+) (\d+) (\d+) (\S+) (\S+) (\d+)\s*$", line)
+        if m:
+            runs.setdefault((float(m.group(1)), m.group(2)), []).append(m.groups()[2:])
+    if not runs:
+        return False
+    losses = sorted({k[0] for k in runs})
+    impls = [i for i in ("rxe", "rc", "irn") if any(k[1] == i for k in runs)]
+    good, lines = {}, []
+    fmt = "%6s  %-4s  %4s  %-30s  %9s  %15s  %s"
+    lines.append(fmt % ("loss %", "impl", "runs", "perftest Gb/s median (min..max)",
+                        "vs rxe", "resent per drop", "wall s"))
+    for loss in losses:
+        for impl in impls:
+            rs = runs.get((loss, impl), [])
+            ok = [r for r in rs if r[2] != "failed" and float(r[2]) > 0]
+            gb = [float(r[2]) for r in ok]
+            resent = [(int(r[3]), int(r[4])) for r in ok if r[3] != "-"]
+            good[(loss, impl)] = median(gb) if gb else None
+            per = ("%.2f" % (sum(a for a, _ in resent) / max(1, sum(b for _, b in resent)))
+                   if resent else "-")
+            rel = ("%.2f" % (good[(loss, impl)] / good[(loss, "rxe")])
+                   if gb and good.get((loss, "rxe")) else "-")
+            lines.append(fmt % (
+                "%g" % loss, impl, "%d/%d" % (len(ok), len(rs)),
+                "%.4f (%.4f..%.4f)" % (median(gb), min(gb), max(gb)) if gb else "-",
+                rel, per, "%.1f" % (median([int(r[1]) for r in ok]) / 1000.0) if ok else "-"))
+    with open(outdir + "/rdma-irn.txt", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for impl in impls:
+        pts = [(l, good[(l, impl)]) for l in losses if good.get((l, impl))]
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=impl)
+    ax.set_xscale("log")
+    ax.set_xlabel("netem loss (%)")
+    ax.set_ylabel("ib_write_bw goodput (Gb/s, perftest, median)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(outdir + "/rdma-irn.png", dpi=80)
+    sys.stdout.write(open(outdir + "/rdma-irn.txt").read())
+    return True
+
+
 def main():
+    have_irn = irn(sys.argv[1], sys.argv[2])
     runs, summary = load(sys.argv[1])
     outdir = sys.argv[2]
     if not runs:
+        if have_irn:
+            return
         sys.exit("eval-rdma-plot: no series in " + sys.argv[1])
     fig, ax = plt.subplots(2, len(runs), figsize=(6 * len(runs), 7), squeeze=False)
     rows = []

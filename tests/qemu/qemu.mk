@@ -23,7 +23,7 @@ bench-rdma: modules user guest-progs
 # in Documentation/results/ (rdma-*).
 .PHONY: eval-rdma
 eval-rdma: modules user guest-progs
-	@B=$(B) tests/qemu/run.sh --suite eval-rdma --timeout 1500 tests/selftests/eval-rdma.sh
+	@B=$(B) tests/qemu/run.sh --suite eval-rdma --timeout 2400 tests/selftests/eval-rdma.sh
 	@/usr/bin/python3 scripts/eval-rdma-plot.py $(B)/qemu/eval-rdma.ktap Documentation/results
 
 CHECK_SUITES += guest harness
