@@ -7,7 +7,8 @@
  * data, a go-back-N after a NAK sequence error or a timeout, pacing, at
  * most TRD_WINDOW unacknowledged -- is the flow's decision: the requester
  * builds the packets it names.  AckReq on the last packet of a message,
- * on the last one announced and at least every TRD_ACKREQ_EVERY packets.
+ * on the last one announced, on retransmissions and at least every
+ * TRD_ACKREQ_EVERY packets.
  * With an IRN program, requests say so (TRD_BTH_IRN_CAP), and WRITEs and
  * SENDs started once the peer said it too go in IRN framing (hdr.h).
  *
@@ -143,7 +144,12 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	first = k == 0;
 	last = k == wqe->npkts - 1;
 	op = trd_req_opcode(wqe, first, last);
-	ackreq = last || (d->flags & TONIC_DESC_LAST) || ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
+	/*
+	 * A retransmission asks too: IRN resends one packet on a timeout,
+	 * and one consumed without an answer would time out again.
+	 */
+	ackreq = last || rtx || (d->flags & TONIC_DESC_LAST) ||
+		 ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
 	/*
 	 * IRN framing, decided when its first packet is built (WQEs posted
 	 * before the peer's first answer get it too): a WRITE's packets each

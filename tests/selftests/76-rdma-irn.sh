@@ -59,7 +59,12 @@ rdma_wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
 
 rdma_xfer irn-clean tonic1 $G1 tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer, irn, clean"
-[ "$(rdma_counter tonic1 irn_ooo_placed)" = 0 ] ||
+# On a clean veth a packet goes missing only when the QP's descriptor
+# queue overflows (tonic_flow_desc_drops, under host load): without that,
+# nothing can arrive out of order.
+drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops)))
+echo "irn-clean: $(rdma_counter tonic1 irn_ooo_placed) placed out of order, $drops descriptors dropped"
+[ "$drops" -gt 0 ] || [ "$(rdma_counter tonic1 irn_ooo_placed)" = 0 ] ||
 	ksft_fail "packets placed out of order on a clean path"
 rdma_netem loss 1% delay 1ms 1ms reorder 5%
 rdma_xfer irn-loss1 tonic1 $G1 tonic0 $G0 -s 262144 -m 65536 -n 8 ||

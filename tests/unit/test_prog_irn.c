@@ -234,6 +234,33 @@ static void end_to_end(void)
 }
 
 /*
+ * A glue may hold the cumulative ack back while later packets are
+ * selectively acked (rdma-glue, behind a READ whose responses are
+ * missing): the timeout resends the first packet not acked -- IRN's
+ * cumulative-ack packet -- not an acked one, which would send nothing.
+ */
+static void timeout_first_unacked(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_irn);
+	struct tonic_pkt a = { .type = TONIC_PKT_ACK, .cum_ack = 0, .nsack = 1 };
+	const struct ph_rec *r;
+
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 10);
+	ph_run(ph, SETTLE);
+	a.sack[0].start = 0;
+	a.sack[0].end = 5;
+	ok(!ph_in(ph, 0, &a), "ACK: cum 0, 0..4 selectively acked");
+	ph_mark(ph);
+	ph_run(ph, 2 * RTO_HIGH + SETTLE);
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 5, "the timeout resends packet 5, the first not acked (got %d)",
+	   r ? (int)r->d.seg : -1);
+	ph_free(ph);
+}
+
+/*
  * Toward a RoCE (go-back-N) receiver: it drops everything after a hole and
  * NACKs the PSN it expects, once per hole.  IRN falls back to going back N;
  * with selective repeat alone, every dropped packet would cost a timeout.
@@ -283,5 +310,6 @@ int main(void)
 	ok(t >= 10 * RTO_HIGH && t < 10 * RTO_HIGH + 200,
 	   "RTO 10 x 320 us: RTO_high is 3.2 ms (%llu cycles)", (unsigned long long)t);
 	roce_peer();
+	timeout_first_unacked();
 	return tap_done();
 }

@@ -171,6 +171,8 @@ static void irn_ack(struct tonic_prog_ctx *ctx, struct irn_state *s)
 
 static void irn_timeout(struct tonic_prog_ctx *ctx, struct irn_state *s)
 {
+	u32 first;
+
 	if (!ctx->timeout || !tonic_flight(ctx))
 		return;
 	/*
@@ -190,11 +192,16 @@ static void irn_timeout(struct tonic_prog_ctx *ctx, struct irn_state *s)
 	/*
 	 * A timeout is a loss of the cumulative-ack packet: recovery resends it
 	 * first, and later ones only once a higher PSN is selectively acked
-	 * (3.1) -- which the timeout knows nothing of.
+	 * (3.1) -- which the timeout knows nothing of.  That packet is the
+	 * first one not acked: a glue may hold the cumulative ack back while
+	 * later packets are selectively acked (rdma-glue: behind a READ whose
+	 * responses are missing), and resending an acked one sends nothing.
 	 */
 	irn_enter_recovery(ctx, s);
-	tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-	s->rtx_next = ctx->wnd_start + 1;
+	first = ctx->wnd_start + tonic_bm_ffz(ctx->acked, 0);
+	if (tonic_before(first, ctx->highest_sent))
+		tonic_mark_rtx(ctx, first, first + 1);
+	s->rtx_next = first + 1;
 	irn_set_rto(ctx);
 }
 
