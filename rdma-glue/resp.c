@@ -33,43 +33,38 @@ void trd_recv_wc(struct trd_qp *qp, const struct trd_rwqe *rwqe, enum ib_wc_stat
 	trd_cq_post(to_tcq(qp->ib.recv_cq), &wc, false);
 }
 
-/* An ACK or NAK carrying @syn for @psn; sent by the caller after the lock. */
-static struct sk_buff *trd_resp_ack(struct trd_qp *qp, u8 syn, u32 psn)
+/*
+ * An ACK or NAK carrying @syn for @psn; sent by the caller after the lock.
+ * IRN's NAK for a packet kept out of order also names it (@sack, after
+ * the AETH; @psn is then the cumulative ack).
+ */
+static struct sk_buff *trd_resp_aeth(struct trd_qp *qp, u8 syn, u32 psn, const u32 *sack)
 {
-	struct sk_buff *skb;
 	struct trd_aeth *aeth;
-	void *pay;
+	struct sk_buff *skb;
+	__be32 *pay;
 
-	skb = trd_pkt_alloc(qp, TRD_OP_ACK, psn, false, 0, (void **)&aeth, &pay);
+	skb = trd_pkt_alloc(qp, TRD_OP_ACK, psn, false, sack ? sizeof(struct trd_irn_sack) : 0,
+			    (void **)&aeth, (void **)&pay);
 	if (!skb)
 		return NULL;
 	aeth->smsn = htonl((u32)syn << 24 | (qp->msn & TRD_PSN_MASK));
-	if (qp->irn_req)
+	if (qp->irn_req || sack)
 		((struct trd_bth *)aeth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP);
-	trd_count(qp->dev, TRD_CNT_ACKS_SENT, 1);
+	if (sack)
+		*pay = htonl(*sack);
+	trd_count(qp->dev, sack ? TRD_CNT_IRN_NAK_SENT : TRD_CNT_ACKS_SENT, 1);
 	return skb;
 }
 
-/*
- * IRN's NAK for a packet kept out of order (@psn): the cumulative ack
- * (epsn, as a NAK sequence error names it) and @psn after the AETH.
- */
+static struct sk_buff *trd_resp_ack(struct trd_qp *qp, u8 syn, u32 psn)
+{
+	return trd_resp_aeth(qp, syn, psn, NULL);
+}
+
 static struct sk_buff *trd_resp_irn_nak(struct trd_qp *qp, u32 psn)
 {
-	struct trd_irn_sack *sack;
-	struct trd_aeth *aeth;
-	struct sk_buff *skb;
-
-	skb = trd_pkt_alloc(qp, TRD_OP_ACK, qp->epsn, false, sizeof(*sack), (void **)&aeth,
-			    (void **)&sack);
-	if (!skb)
-		return NULL;
-	aeth->smsn = htonl((u32)(TRD_AETH_NAK | TRD_NAK_PSN_SEQ_ERR) << 24 |
-			   (qp->msn & TRD_PSN_MASK));
-	((struct trd_bth *)aeth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP);
-	sack->psn = htonl(psn);
-	trd_count(qp->dev, TRD_CNT_IRN_NAK_SENT, 1);
-	return skb;
+	return trd_resp_aeth(qp, TRD_AETH_NAK | TRD_NAK_PSN_SEQ_ERR, qp->epsn, &psn);
 }
 
 /* A bad request: NAK @code and fail the QP. */
@@ -130,6 +125,31 @@ rnr:
 }
 
 /*
+ * A WRITE packet of @len bytes with @resid bytes of its message left
+ * (rxe's check_rkey): while more than an MTU is left, an MTU and no pad;
+ * then exactly what is left, padded to 4 bytes.
+ */
+static bool trd_resp_write_len_ok(const struct trd_qp *qp, const struct trd_bth *bth, u32 resid,
+				  u32 len)
+{
+	u32 pad = (bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT;
+
+	return resid > qp->mtu ? len == qp->mtu && !pad : len == resid && pad == (-resid & 3);
+}
+
+/* Place @len bytes of a WRITE at @va of the MR @rkey names; false: no access. */
+static bool trd_resp_write_place(struct trd_qp *qp, u32 rkey, u64 va, void *pay, u32 len)
+{
+	struct trd_mr *mr;
+
+	if (!len)
+		return true;
+	mr = trd_mr_lookup(qp->dev, rkey);
+	return mr && mr->pd == to_tpd(qp->ib.pd) && mr->umem &&
+	       (mr->access & IB_ACCESS_REMOTE_WRITE) && !trd_mr_copy(mr, va, pay, len, true);
+}
+
+/*
  * A RETH (a WRITE's first packet, a READ request) names an MR of the
  * QP's PD with @access (remote write or read) and a range inside it, all
  * of its length: checked before anything is placed or read (rxe's
@@ -150,9 +170,7 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 				      void *pay, u32 len)
 {
 	u8 op = bth->opcode;
-	struct trd_mr *mr;
 	void *ext = trd_pkt_ext(bth);
-	u32 resid, pad;
 
 	/*
 	 * A WRITE with immediate consumes a receive WQE: RNR before anything
@@ -183,24 +201,12 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	} else if (!qp->wrkey) {
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	}
-	/*
-	 * The RETH's length, exactly, in path-MTU packets (rxe's check_rkey):
-	 * while more than an MTU of it is left, a packet carries an MTU and
-	 * no pad; then exactly what is left, padded to 4 bytes; the last
-	 * packet ends it.
-	 */
-	resid = qp->wlen - qp->woff;
-	pad = (bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT;
-	if ((resid > qp->mtu ? len != qp->mtu || pad : len != resid || pad != (-resid & 3)) ||
+	/* The RETH's length, exactly, in path-MTU packets; the last packet ends it. */
+	if (!trd_resp_write_len_ok(qp, bth, qp->wlen - qp->woff, len) ||
 	    (trd_op_is_last(op) && qp->woff + len != qp->wlen))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
-	if (len) {
-		mr = trd_mr_lookup(qp->dev, qp->wrkey);
-		if (!mr || mr->pd != to_tpd(qp->ib.pd) || !mr->umem ||
-		    !(mr->access & IB_ACCESS_REMOTE_WRITE) ||
-		    trd_mr_copy(mr, qp->wva + qp->woff, pay, len, true))
-			return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
-	}
+	if (!trd_resp_write_place(qp, qp->wrkey, qp->wva + qp->woff, pay, len))
+		return trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
 	qp->woff += len;
 	if (trd_op_is_last(op)) {
 		if (trd_op_has_imm(op)) {
@@ -225,12 +231,9 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
  */
 static int trd_resp_irn_place(struct trd_qp *qp, const struct trd_bth *bth, void *pay, u32 len)
 {
-	u32 pad = (bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT;
 	const struct trd_reth *reth = trd_pkt_ext(bth);
 	u8 op = bth->opcode;
-	struct trd_mr *mr;
-	u32 rkey, rlen;
-	u64 va;
+	u32 rlen;
 
 	if (!trd_op_has_reth(op)) {
 		if (len < sizeof(*reth))
@@ -239,19 +242,11 @@ static int trd_resp_irn_place(struct trd_qp *qp, const struct trd_bth *bth, void
 		pay += sizeof(*reth);
 		len -= sizeof(*reth);
 	}
-	va = be64_to_cpu(reth->va);
-	rkey = be32_to_cpu(reth->rkey);
 	rlen = be32_to_cpu(reth->len);
-	if (rlen > qp->mtu ? len != qp->mtu || pad || trd_op_is_last(op) :
-			     len != rlen || pad != (-rlen & 3) || !trd_op_is_last(op))
+	if (!trd_resp_write_len_ok(qp, bth, rlen, len) || trd_op_is_last(op) != (rlen <= qp->mtu))
 		return TRD_NAK_INVALID_REQ;
-	if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
-		return TRD_NAK_REM_ACCESS;
-	if (!len)
-		return 0;
-	mr = trd_mr_lookup(qp->dev, rkey);
-	if (!mr || mr->pd != to_tpd(qp->ib.pd) || !mr->umem ||
-	    !(mr->access & IB_ACCESS_REMOTE_WRITE) || trd_mr_copy(mr, va, pay, len, true))
+	if (!(qp->access & IB_ACCESS_REMOTE_WRITE) ||
+	    !trd_resp_write_place(qp, be32_to_cpu(reth->rkey), be64_to_cpu(reth->va), pay, len))
 		return TRD_NAK_REM_ACCESS;
 	return 0;
 }
