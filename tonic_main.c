@@ -19,6 +19,7 @@
 #include "admin/admin.h"
 #include "driver/registry.h"
 #include "driver/quota.h"
+#include "driver/tenant.h"
 #include "admin/netlink/nl.h"
 #include "sock-glue/glue.h"
 
@@ -93,6 +94,7 @@ err_glue:
 static void __exit tonic_exit(void)
 {
 	tonic_nl_exit();
+	tonic_tenant_exit();
 	/* No socket uses the module any more (module references): no flow is attached. */
 	tonic_glue_unregister();
 	tonic_pci_exit();

@@ -21,6 +21,7 @@
 #include "program.h"
 #include "registry.h"
 #include "quota.h"
+#include "tenant.h"
 #include <trace/events/tonic.h>
 
 /* The admin interface's ear (admin/netlink/event.c), NULL while it is not up. */
@@ -158,6 +159,7 @@ static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic
 	if (!fi->seg_size)
 		fi->seg_size = df->seg_size;
 	memcpy(fi->param, df->param, sizeof(fi->param));
+	fi->tenant = df->tenant;
 	return owner;
 }
 
@@ -195,11 +197,12 @@ int tonic_dev_flow_read(struct tonic_dev *dev, u32 flow, const struct net *net,
 
 /*
  * What the client's info() says of a flow about to be attached (zeros if
- * nothing): its 4-tuple into @a, and the namespace it is charged to,
- * returned -- init_net, where flows without a socket are shown, if none.
+ * nothing): its 4-tuple into @a, its tenant into @tenant (0: none), and the
+ * namespace it is charged to, returned -- init_net, where flows without a
+ * socket are shown, if none.
  */
 static const struct net *tonic_dev_client_info(const struct tonic_flow_client *cl, void *priv,
-					       struct tonic_flow_addr *a)
+					       struct tonic_flow_addr *a, u32 *tenant)
 {
 	struct tonic_flow_info fi;
 
@@ -207,8 +210,10 @@ static const struct net *tonic_dev_client_info(const struct tonic_flow_client *c
 	memset(a, 0, sizeof(*a));
 	a->src.v4.sin_family = AF_INET;
 	a->dst.v4.sin_family = AF_INET;
+	*tenant = 0;
 	if (!priv || !cl || !cl->info || cl->info(priv, &fi))
 		return &init_net;
+	*tenant = tonic_tenant_match(&fi);
 	if (fi.family == AF_INET6) {
 		a->src.v6 = (struct sockaddr_in6){ .sin6_family = AF_INET6, .sin6_port = fi.sport,
 						   .sin6_addr = fi.saddr6 };
@@ -285,10 +290,11 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	struct tonic_flow_addr addr;
 	tonic_dev_event_fn hook;
 	unsigned long id;
+	u32 tenant;
 	int err, owner;
 
 	net = tonic_dev_client_info(flags & TONIC_DEV_FLOW_SELF ? NULL : client ?: dev->client,
-				    priv, &addr);
+				    priv, &addr, &tenant);
 	if (!(flags & TONIC_DEV_FLOW_SELF)) {
 		/* NULL only for a namespace on its way out: nothing to charge. */
 		q = tonic_netq_get(net);
@@ -316,6 +322,10 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	memcpy(dev->flows[id].param, cfg->param, sizeof(cfg->param));
 	dev->flows[id].flags = flags & TONIC_DEV_FLOW_SELF;
 	dev->flows[id].q = q;
+	dev->flows[id].tenant = tenant;
+	dev->flows[id].tenant_cnps = 0;
+	/* Not congested until its first CNP. */
+	dev->flows[id].tenant_cnp_at = jiffies - 3600 * HZ;
 	WRITE_ONCE(dev->flows[id].client, client);
 	spin_unlock_bh(&dev->id_lock);
 
@@ -375,6 +385,7 @@ void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow)
 	dev->flows[flow].prog = NULL;
 	dev->flows[flow].flags = 0;
 	dev->flows[flow].q = NULL;
+	dev->flows[flow].tenant = 0;
 	WRITE_ONCE(dev->flows[flow].client, NULL);
 	spin_unlock_bh(&dev->id_lock);
 	tonic_netq_uncharge_put(q);
@@ -423,6 +434,16 @@ struct tonic_dev *tonic_dev_get_nth(u32 n)
 	}
 	mutex_unlock(&tonic_devs_lock);
 	return found;
+}
+
+void tonic_dev_for_each(void (*fn)(struct tonic_dev *dev, void *arg), void *arg)
+{
+	struct tonic_dev *dev;
+
+	mutex_lock(&tonic_devs_lock);
+	list_for_each_entry(dev, &tonic_devs, list)
+		fn(dev, arg);
+	mutex_unlock(&tonic_devs_lock);
 }
 
 struct tonic_dev *tonic_dev_find(const char *name)

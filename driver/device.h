@@ -16,6 +16,7 @@
 #include <linux/list.h>
 #include <linux/in6.h>
 #include <linux/in.h>
+#include <linux/uidgid.h>
 #include "tonic.h"
 #include "counters.h"
 
@@ -72,6 +73,14 @@ struct tonic_flow_info {
 	char rdma_dev[64];		/* _RDMA_QP: the RDMA device (IB_DEVICE_NAME_MAX) */
 	u32 qpn;			/* ... and the queue pair */
 	u32 param[TONIC_PROG_PARAMS];	/* set by device.c: the program's parameters */
+	u32 tenant;			/* set by device.c: its tenant's id, 0: none */
+	/*
+	 * Who owns the flow, for tenants (driver/tenant.h), read at attach:
+	 * the uid, and the cgroup (v2), which the client keeps alive while
+	 * the flow is attached; NULL: none (root's uid, no cgroup).
+	 */
+	kuid_t uid;
+	struct cgroup *cgroup;
 };
 
 /* The consumer of a flow's output (descriptors and notifications). */
@@ -116,6 +125,10 @@ struct tonic_dev_flow {
 	struct tonic_netq *q;		/* the namespace quota it is charged to, or NULL */
 	/* Its client (set before the backend adds it), NULL: dev->client. */
 	const struct tonic_flow_client *client;
+	/* Its tenant's id (driver/tenant.c), 0: none; what tenant.c saw of it. */
+	u32 tenant;
+	u32 tenant_cnps;		/* the flow's CNP count at the last look */
+	unsigned long tenant_cnp_at;	/* jiffies when that count last moved */
 };
 
 /* The flow's client is the driver itself (a self-test), not dev->client. */
@@ -248,6 +261,8 @@ void tonic_dev_flow_failed(struct tonic_dev *dev, u32 flow, u32 reason);
  * family is gone), so the pointers returned below stay valid for a request.
  */
 struct tonic_dev *tonic_dev_get_nth(u32 n);
+/* @fn on every registered device, in process context (may sleep). */
+void tonic_dev_for_each(void (*fn)(struct tonic_dev *dev, void *arg), void *arg);
 struct tonic_dev *tonic_dev_find(const char *name);
 /*
  * One consistent look at an attached flow: what device.c recorded, the

@@ -123,6 +123,8 @@ static int trd_flow_info(void *priv, struct tonic_flow_info *fi)
 	fi->daddr4 = READ_ONCE(qp->daddr);
 	fi->sport = htons(qp->sport);
 	fi->dport = htons(TRD_UDP_DPORT);
+	fi->uid = qp->uid;
+	fi->cgroup = qp->cgroup;
 	return 0;
 }
 

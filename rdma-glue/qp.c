@@ -6,6 +6,7 @@
  * receive datagrams (ud.c).
  */
 #include <linux/hash.h>
+#include <linux/cgroup.h>
 #include <net/ipv6.h>
 #include <rdma/ib_cache.h>
 #include "tonic_rdma.h"
@@ -100,6 +101,12 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 		goto err_free;
 	ibqp->qp_num = qpn;
 	qp->sport = TRD_SPORT_BASE + (hash_32(qpn, 14) & 0x3fff);
+	qp->uid = current_fsuid();
+	rcu_read_lock();
+	qp->cgroup = task_dfl_cgroup(current);
+	if (!cgroup_tryget(qp->cgroup))
+		qp->cgroup = NULL;
+	rcu_read_unlock();
 	return 0;
 
 err_free:
@@ -327,6 +334,8 @@ int trd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&dev->qps, ibqp->qp_num);
 	synchronize_rcu();		/* the rx path is done with it */
 	trd_flow_detach(qp);
+	if (qp->cgroup)
+		cgroup_put(qp->cgroup);
 	del_timer_sync(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
 	cancel_work_sync(&qp->resp_work);

@@ -213,6 +213,9 @@ struct trd_qp {
 	struct rdma_ah_attr ah;		/* no sgid_attr reference kept */
 	__be32 saddr, daddr;		/* from the source GID and the GID in ah */
 	u8 tos, ttl;
+	/* Its creator, for tenants (tonic tenant): fsuid, cgroup v2 (referenced). */
+	kuid_t uid;
+	struct cgroup *cgroup;
 	u16 sport;
 	u32 qkey;
 	bool ect;			/* requests go out ECN-capable (the flow reacts to CNPs) */

@@ -11,6 +11,7 @@
  */
 #include <linux/module.h>
 #include <linux/workqueue.h>
+#include <linux/cgroup.h>
 #include <net/tcp.h>
 #include <net/ipv6.h>
 #include "glue.h"
@@ -45,6 +46,8 @@ static int tonic_client_info(void *priv, struct tonic_flow_info *fi)
 	fi->seg_size = READ_ONCE(ctx->seg);
 	fi->sub_delay_us = READ_ONCE(ctx->sub_delay_us);
 	fi->state = READ_ONCE(ctx->state);
+	fi->uid = sk->sk_uid;
+	fi->cgroup = sock_cgroup_ptr(&sk->sk_cgrp_data);
 	return 0;
 }
 

@@ -123,6 +123,12 @@ struct tonic_prog_ops {
 	 */
 	bool selective;
 	/*
+	 * 1 + the index of the parameter by which a flow's share of a
+	 * bottleneck divides (ibcc: CCTI_Increase), which the device sets
+	 * for the flows of a tenant (Documentation/rdma.rst); 0: none.
+	 */
+	u8 tenant_param;
+	/*
 	 * Defaults for the flow cfg fields that are zero at flow add.  The
 	 * RTO is a time: the engine converts it to its own cycles.
 	 */

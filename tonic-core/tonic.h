@@ -26,7 +26,7 @@
 #define TONIC_IDLE		(~0ULL)	/* tonic_next_cycle(): nothing to do */
 #define TONIC_NOTES_PER_CYCLE	4	/* most notifications one cycle can emit */
 #define TONIC_IN_QUEUE_DEFAULT	256	/* incoming-event queue depth */
-#define TONIC_PROG_PARAMS	4	/* per-flow program parameters */
+#define TONIC_PROG_PARAMS	8	/* per-flow program parameters */
 
 struct tonic_core;
 struct tonic_prog_ops;

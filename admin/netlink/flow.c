@@ -14,6 +14,7 @@
 #include <net/sock.h>
 #include "nl.h"
 #include "../../driver/device.h"
+#include "../../driver/tenant.h"
 
 /*
  * The namespace whose flows @skb's requester asks for: its own, or NULL
@@ -42,6 +43,7 @@ int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int
 		       const struct tonic_flow_info *fi, const struct tonic_flow_stats *st,
 		       u32 reason)
 {
+	char tenant[TONIC_TENANT_NAME_MAX];
 	int i;
 
 	if (nla_put_string(skb, TONIC_A_FLOW_DEV, dev->name) ||
@@ -97,6 +99,9 @@ int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int
 	for (i = 0; i < TONIC_PROG_PARAMS; i++)
 		if (nla_put_u32(skb, TONIC_A_FLOW_PARAM, fi->param[i]))
 			return -EMSGSIZE;
+	if (tonic_tenant_name(fi->tenant, tenant) &&
+	    nla_put_string(skb, TONIC_A_FLOW_TENANT, tenant))
+		return -EMSGSIZE;
 	return 0;
 }
 

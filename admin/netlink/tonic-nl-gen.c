@@ -19,6 +19,10 @@ static const struct netlink_range_validation tonic_a_defaults_sub_delay_us_range
 	.max	= TONIC_SUB_DELAY_MAX_US,
 };
 
+static const struct netlink_range_validation tonic_a_tenant_fixed_range = {
+	.max	= 65535ULL,
+};
+
 /* TONIC_CMD_DEV_GET - do */
 const struct nla_policy tonic_dev_get_nl_policy[TONIC_A_DEV_NAME + 1] = {
 	[TONIC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = TONIC_DEV_NAME_MAX, },
@@ -68,12 +72,30 @@ const struct nla_policy tonic_sock_offload_nl_policy[TONIC_A_SOCK_OFFLOAD + 1] =
 const struct nla_policy tonic_flow_set_nl_policy[TONIC_A_FLOW_PARAM_VALUE + 1] = {
 	[TONIC_A_FLOW_DEV] = { .type = NLA_NUL_STRING, .len = TONIC_DEV_NAME_MAX, },
 	[TONIC_A_FLOW_ID] = NLA_POLICY_MAX(NLA_U32, 2047),
-	[TONIC_A_FLOW_PARAM_INDEX] = NLA_POLICY_MAX(NLA_U32, 3),
+	[TONIC_A_FLOW_PARAM_INDEX] = NLA_POLICY_MAX(NLA_U32, 7),
 	[TONIC_A_FLOW_PARAM_VALUE] = { .type = NLA_U32, },
 };
 
+/* TONIC_CMD_TENANT_GET - do */
+const struct nla_policy tonic_tenant_get_nl_policy[TONIC_A_TENANT_NAME + 1] = {
+	[TONIC_A_TENANT_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
+};
+
+/* TONIC_CMD_TENANT_NEW - do */
+const struct nla_policy tonic_tenant_new_nl_policy[TONIC_A_TENANT_FIXED + 1] = {
+	[TONIC_A_TENANT_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TONIC_A_TENANT_UID] = { .type = NLA_U32, },
+	[TONIC_A_TENANT_CGROUP] = { .type = NLA_U64, },
+	[TONIC_A_TENANT_FIXED] = NLA_POLICY_FULL_RANGE(NLA_U32, &tonic_a_tenant_fixed_range),
+};
+
+/* TONIC_CMD_TENANT_DEL - do */
+const struct nla_policy tonic_tenant_del_nl_policy[TONIC_A_TENANT_NAME + 1] = {
+	[TONIC_A_TENANT_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
+};
+
 /* Ops table for tonic */
-const struct genl_ops tonic_nl_ops[7] = {
+const struct genl_ops tonic_nl_ops[10] = {
 	{
 		.cmd		= TONIC_CMD_DEV_GET,
 		.doit		= tonic_nl_dev_get_doit,
@@ -120,6 +142,27 @@ const struct genl_ops tonic_nl_ops[7] = {
 		.policy		= tonic_flow_set_nl_policy,
 		.maxattr	= TONIC_A_FLOW_PARAM_VALUE,
 		.flags		= GENL_UNS_ADMIN_PERM,
+	},
+	{
+		.cmd		= TONIC_CMD_TENANT_GET,
+		.doit		= tonic_nl_tenant_get_doit,
+		.dumpit		= tonic_nl_tenant_get_dumpit,
+		.policy		= tonic_tenant_get_nl_policy,
+		.maxattr	= TONIC_A_TENANT_NAME,
+	},
+	{
+		.cmd		= TONIC_CMD_TENANT_NEW,
+		.doit		= tonic_nl_tenant_new_doit,
+		.policy		= tonic_tenant_new_nl_policy,
+		.maxattr	= TONIC_A_TENANT_FIXED,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= TONIC_CMD_TENANT_DEL,
+		.doit		= tonic_nl_tenant_del_doit,
+		.policy		= tonic_tenant_del_nl_policy,
+		.maxattr	= TONIC_A_TENANT_NAME,
+		.flags		= GENL_ADMIN_PERM,
 	},
 };
 

@@ -25,8 +25,14 @@ extern const struct nla_policy tonic_sock_offload_nl_policy[TONIC_A_SOCK_OFFLOAD
 
 extern const struct nla_policy tonic_flow_set_nl_policy[TONIC_A_FLOW_PARAM_VALUE + 1];
 
+extern const struct nla_policy tonic_tenant_get_nl_policy[TONIC_A_TENANT_NAME + 1];
+
+extern const struct nla_policy tonic_tenant_new_nl_policy[TONIC_A_TENANT_FIXED + 1];
+
+extern const struct nla_policy tonic_tenant_del_nl_policy[TONIC_A_TENANT_NAME + 1];
+
 /* Ops table for tonic */
-extern const struct genl_ops tonic_nl_ops[7];
+extern const struct genl_ops tonic_nl_ops[10];
 
 int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
@@ -37,6 +43,11 @@ int tonic_nl_defaults_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_defaults_set_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_sock_offload_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_flow_set_doit(struct sk_buff *skb, struct genl_info *info);
+int tonic_nl_tenant_get_doit(struct sk_buff *skb, struct genl_info *info);
+int tonic_nl_tenant_get_dumpit(struct sk_buff *skb,
+			       struct netlink_callback *cb);
+int tonic_nl_tenant_new_doit(struct sk_buff *skb, struct genl_info *info);
+int tonic_nl_tenant_del_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	TONIC_NLGRP_EVENTS,

@@ -83,7 +83,15 @@ expect "dev bogus: unknown command" 2 'dev: unknown command "bogus"' dev bogus
 expect "flow s: ambiguous (show, set)" 2 'flow: command "s" is ambiguous: show, set' flow s id x
 expect "flow sh: show (list is another word)" 2 'is not a number' flow sh id x
 expect "flow set: usage" 2 'flow set: DEV ID param INDEX VALUE' flow set soft0 1 param 2
-expect "flow set: index 0..3" 2 'param index: "4" is not a number in 0..3' flow set soft0 1 param 4 5
+expect "flow set: index 0..7" 2 'param index: "8" is not a number in 0..7' flow set soft0 1 param 8 5
+expect "tenant add: uid or cgroup" 2 'tenant add: give a uid or a cgroup' tenant add t1
+expect "tenant add: not both" 2 'tenant add: give a uid or a cgroup' tenant add t1 uid 1 cgroup /
+expect "tenant add: a cgroup directory" 2 'not a cgroup v2 directory' tenant add t1 cgroup /nonexistent
+expect "tenant add: name length" 2 'a name of 1 to 15 characters' tenant add 0123456789abcdef uid 1
+expect "tenant add: fixed range" 2 'fixed: "70000" is not a number in 0..65535' tenant add t1 uid 1 fixed 70000
+expect "tenant add: unknown key" 2 'tenant add: unknown key "bogus"' tenant add t1 bogus 1
+expect "tenant del: usage" 2 'tenant del: NAME' tenant del
+expect "tenant bogus: unknown command" 2 'tenant: unknown command "bogus"' tenant bogus
 run -V; [ "$RC" = 0 ] && ok "-V" || nok "-V" "$RC $ERR"
 
 if [ $have_mod = 1 ]; then

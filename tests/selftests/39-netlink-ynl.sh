@@ -7,7 +7,7 @@
 # uapi header) and the sysctls.  dev-get do/dump, defaults-get/-set with a
 # limit of the generated policy, stats-get, flow-get dump/do of offloaded
 # IPv4 and IPv6 connections, the dump's all-netns scope (EPERM from a
-# namespace, with its message).
+# namespace, with its message); tenant-new/-get/-del and their rules.
 # Each cli.py run costs seconds of python under TCG: about 250 s in all.
 # timeout: 480
 . /tests/lib.sh
@@ -173,6 +173,33 @@ pycheck "flow dump all-netns (host view): h1's flows" \
 	'sum(f["owner"] == "socket" for f in y) >= 2'
 ynl_err on h1 "initial network namespace" --dump flow-get --json '{"all-netns": true}'
 grep -q "Operation not permitted" /tmp/ynl.out || ksft_fail "all-netns from h1: not EPERM: $(cat /tmp/ynl.out)"
+
+# Tenants: the host's only; the request's rules with their messages; the
+# dump as tonic -j shows it.  (h1's flows attached before: no tenant.)
+ynl_err "a tenant is a uid or a cgroup" --do tenant-new --json '{"name": "t1"}'
+ynl_err "a tenant is a uid or a cgroup" --do tenant-new --json '{"name": "t1", "uid": 5, "cgroup": 1}'
+ynl_err "no such cgroup" --do tenant-new --json '{"name": "t1", "cgroup": 4000000000}'
+ynl_err "Numerical result out of range" --do tenant-new --json '{"name": "t1", "uid": 5, "fixed": 65536}'
+ynl_err "empty name" --do tenant-new --json '{"name": "", "uid": 5}'
+ynl --do tenant-new --json '{"name": "t1", "uid": 5, "fixed": 2}'
+ynl_err "tenant exists" --do tenant-new --json '{"name": "t1", "uid": 6}'
+cg=$(stat -c %i /sys/fs/cgroup)
+ynl --do tenant-new --json "{\"name\": \"t2\", \"cgroup\": $cg}"
+ynl_err on h1 "tenants are the host's" --do tenant-new --json '{"name": "t3", "uid": 7}'
+ynl_err on h1 "Operation not permitted" --dump tenant-get
+jrun tenant show
+ynl --dump tenant-get
+pycheck "tenant dump: t1 by uid 5 fixed 2, then t2 by the root cgroup ($cg), no flow" \
+	'[(x["name"], x.get("uid"), x.get("cgroup"), x["fixed"], x["flows"]) for x in y] ==
+	 [("t1", 5, None, 2, 0), ("t2", None, '$cg', 0, 0)]'
+pycheck "tenant dump: tonic -j tenant show has cli.py's keys and values" 't == y'
+ynl --do tenant-get --json '{"name": "t2"}'
+pycheck "tenant do t2" 'y["name"] == "t2" and y["value"] == 1'
+ynl --do tenant-del --json '{"name": "t1"}'
+ynl_err "no such tenant" --do tenant-del --json '{"name": "t1"}'
+ynl --do tenant-del --json '{"name": "t2"}'
+ynl --dump tenant-get
+pycheck "no tenant left" 'y == []'
 
 # Both flows were still there at the end (not a race won by luck).
 ynl on h1 --dump flow-get

@@ -154,10 +154,11 @@ rdma_netem_del() {
 	return 0
 }
 
-# rdma_bottleneck RATE: vethA's egress (tonic0/rxe0 -> the other end) a
-# RATE bottleneck, tbf, whose queue is RED marking ECN-capable packets CE
-# (dropping the others) between 15 and 45 KB of average queue; its 400 KB
-# hold two QPs' first windows (2 x 128 packets) before a CNP is back.
+# rdma_bottleneck RATE [LIMIT]: vethA's egress (tonic0/rxe0 -> the other
+# end) a RATE bottleneck, tbf, whose queue is RED marking ECN-capable
+# packets CE (dropping the others) between 15 and 45 KB of average queue;
+# its LIMIT bytes (400 KB) hold two QPs' first windows (2 x 128 packets)
+# before a CNP is back.
 # TCP between the two ends (perftest's side channel) goes through the
 # loopback (rule pref 5), so that the bottleneck carries RoCE only.
 rdma_bottleneck() {
@@ -165,7 +166,7 @@ rdma_bottleneck() {
 	[ -n "$($IP rule show pref 5)" ] || $IP rule add pref 5 ipproto 6 lookup local || return 1
 	rdma_netem_del
 	$TC qdisc add dev $RDMA_NETDEV_A root handle 1: tbf rate "$1" burst 16kb latency 500ms &&
-	$TC qdisc add dev $RDMA_NETDEV_A parent 1:1 handle 10: red limit 400000 min 15000 \
+	$TC qdisc add dev $RDMA_NETDEV_A parent 1:1 handle 10: red limit "${2:-400000}" min 15000 \
 		max 45000 avpkt 1000 burst 20 bandwidth "$1" probability 1.0 ecn
 }
 

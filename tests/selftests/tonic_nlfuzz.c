@@ -202,6 +202,9 @@ static int max_attr(uint8_t cmd)
 	case TONIC_CMD_DEFAULTS_GET:
 	case TONIC_CMD_DEFAULTS_SET: return TONIC_A_DEFAULTS_MAX;
 	case TONIC_CMD_SOCK_OFFLOAD: return TONIC_A_SOCK_MAX;
+	case TONIC_CMD_TENANT_GET:
+	case TONIC_CMD_TENANT_NEW:
+	case TONIC_CMD_TENANT_DEL: return TONIC_A_TENANT_MAX;
 	default: return 40;
 	}
 }
@@ -258,7 +261,7 @@ static void rand_attr(struct msg *m, int maxattr)
 }
 
 /* Near-valid requests: each command's own attributes with their types, values random. */
-enum { K_STR, K_U32, K_U8, K_BE16, K_BE32, K_IN6 };
+enum { K_STR, K_U32, K_U8, K_BE16, K_BE32, K_IN6, K_U64 };
 struct fattr {
 	uint8_t cmd;
 	uint16_t type;
@@ -286,6 +289,12 @@ static const struct fattr fattrs[] = {
 	{ TONIC_CMD_FLOW_SET, TONIC_A_FLOW_ID, K_U32 },
 	{ TONIC_CMD_FLOW_SET, TONIC_A_FLOW_PARAM_INDEX, K_U32 },
 	{ TONIC_CMD_FLOW_SET, TONIC_A_FLOW_PARAM_VALUE, K_U32 },
+	{ TONIC_CMD_TENANT_GET, TONIC_A_TENANT_NAME, K_STR },
+	{ TONIC_CMD_TENANT_NEW, TONIC_A_TENANT_NAME, K_STR },
+	{ TONIC_CMD_TENANT_NEW, TONIC_A_TENANT_UID, K_U32 },
+	{ TONIC_CMD_TENANT_NEW, TONIC_A_TENANT_CGROUP, K_U64 },
+	{ TONIC_CMD_TENANT_NEW, TONIC_A_TENANT_FIXED, K_U32 },
+	{ TONIC_CMD_TENANT_DEL, TONIC_A_TENANT_NAME, K_STR },
 };
 
 static void near_valid(struct msg *m, uint8_t cmd)
@@ -320,6 +329,12 @@ static void near_valid(struct msg *m, uint8_t cmd)
 			v = rnd() % 2 ? 0x0100000a : 0x0200000a;	/* 10.0.0.1/2 */
 			m_attr(m, f->type, &v, 4);
 			break;
+		case K_U64: {	/* small ones are cgroup ids that exist */
+			uint64_t v64 = rnd() % 2 ? rnd() % 8 : ((uint64_t)rnd() << 32) | v;
+
+			m_attr(m, f->type, &v64, 8);
+			break;
+		}
 		default:
 			m_attr(m, f->type, NULL, 16);
 		}
@@ -344,7 +359,8 @@ static void one(int fd, bool unpriv)
 	if (rnd() % 16 == 0)
 		flags |= rnd() & 0x0f00;
 	m_init(&m, fam, flags, cmd, rnd() % 8 ? 1 : rnd());
-	if (rnd() % 2 && ((cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) || cmd == TONIC_CMD_FLOW_SET)) {
+	if (rnd() % 2 && ((cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) || cmd == TONIC_CMD_FLOW_SET ||
+			  (cmd >= TONIC_CMD_TENANT_GET && cmd <= TONIC_CMD_TENANT_DEL))) {
 		if (rnd() % 4 && !(cmd == TONIC_CMD_DEV_GET || cmd == TONIC_CMD_FLOW_GET)) {
 			/* doit-only commands: drop the dump flag most of the time */
 			((struct nlmsghdr *)m.buf)->nlmsg_flags &= ~NLM_F_DUMP;
@@ -392,13 +408,15 @@ static void one(int fd, bool unpriv)
 		bad++;
 	}
 	if (unpriv && !dump && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_SOCK_OFFLOAD ||
-				cmd == TONIC_CMD_FLOW_SET) &&
+				cmd == TONIC_CMD_FLOW_SET || cmd == TONIC_CMD_TENANT_NEW ||
+				cmd == TONIC_CMD_TENANT_DEL) &&
 	    err != -EPERM && err != -EINVAL && err != -EOPNOTSUPP) {
 		/* Malformed headers may be refused before the permission check. */
 		printf("# unprivileged cmd %u got %d, not EPERM\n", cmd, err);
 		eperm_bad++;
 	}
-	if (unpriv && err == 0 && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_FLOW_SET) &&
+	if (unpriv && err == 0 && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_FLOW_SET ||
+				   cmd == TONIC_CMD_TENANT_NEW || cmd == TONIC_CMD_TENANT_DEL) &&
 	    !dump) {
 		printf("# unprivileged cmd %u succeeded\n", cmd);
 		eperm_bad++;

@@ -5,7 +5,8 @@
  * rate = one 4-packet aggregate per CCT[CCTI], and the seed's theorem:
  * CCTI_Increase 1 : N between two flows sharing a bottleneck settles at
  * rates N : 1.  CCTI_Increase / CCTI_Min / CCTI_Limit come from the flow's
- * param[0..2] and can be changed on a live flow (tonic_flow_set_param).
+ * param[0..2] and can be changed on a live flow (tonic_flow_set_param);
+ * param[3] is CCTI_Timer, param[4] scales the CCT.
  */
 #include "prog_harness.h"
 
@@ -219,8 +220,39 @@ static void timer_param(void)
 	ph_free(ph);
 }
 
+/*
+ * param[4]: the CCT scaled, as a subnet manager would program a table for
+ * a slower link: IRD = CCT[CCTI] x scale, so the rate divides by it.
+ */
+static void scale_param(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_ibcc);
+	u64 agg_bits_ns = (u64)4 * SEG * 8 * 1000000;
+
+	c.seg_size = SEG;
+	c.param[4] = 256;
+	ph_add(ph, 0, &c);
+	is(rate(ph, 0), LINE, "CCT scale 256, CCTI 0: CCT[0] = 0 stays line rate");
+	tonic_flow_set_param(ph->tc, 0, 1, 127);
+	ph_run(ph, TIMER / 5);
+	is(rate(ph, 0), (u32)(agg_bits_ns / ((u64)cct(127) * 256)),
+	   "CCTI 127: IRD 256 x %u ns, %u kbps (unscaled %u)", cct(127),
+	   (u32)(agg_bits_ns / ((u64)cct(127) * 256)), want_rate(127));
+	tonic_flow_set_param(ph->tc, 0, 4, 100000);
+	ph_run(ph, TIMER / 5);
+	is(rate(ph, 0), (u32)(agg_bits_ns / ((u64)cct(127) * 256)), "a new scale: rate unchanged until CCTI moves");
+	tonic_flow_set_param(ph->tc, 0, 1, 126);
+	tonic_flow_set_param(ph->tc, 0, 2, 126);
+	ph_run(ph, TIMER / 5);
+	is(rate(ph, 0), (u32)(agg_bits_ns / ((u64)cct(126) * 1024)),
+	   "CCTI clamped to 126: the scale above 1024 is taken as 1024");
+	ph_free(ph);
+}
+
 int main(void)
 {
+	scale_param();
 	walk();
 	params();
 	algorithm1();

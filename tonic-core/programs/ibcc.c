@@ -20,6 +20,11 @@
  *   [1] CCTI_Min      (default 0, at most CCTI_Limit)
  *   [2] CCTI_Limit    (default and maximum IBCC_CCT_SIZE - 1)
  *   [3] CCTI_Timer    in microseconds (default 150, at most 1 s)
+ *   [4] CCT scale     IRD = CCT[CCTI] x this (default 1, at most 1024): the
+ *                     table for a slower link.  The subnet manager programs
+ *                     an HCA's CCT; the reference table is written for
+ *                     40 Gb/s and cannot go below 155 Mb/s with 1 KiB
+ *                     packets.
  * A CCTI outside a changed [CCTI_Min, CCTI_Limit] is clamped into it.
  */
 #include "../program.h"
@@ -32,6 +37,7 @@
 #define IBCC_CCTI_INCREASE	1
 #define IBCC_TIMER_US		150	/* CCTI_Timer (the seed's Table 1) */
 #define IBCC_TIMER_MAX_US	1000000
+#define IBCC_SCALE_MAX		1024
 
 /* The seed's reference table, CCT(i) = 14 i^2 / 1062 us, in ns, rounded. */
 #define CCT(i)		((14000u * (i) * (i) + 531) / 1062)
@@ -70,7 +76,7 @@ static u32 ibcc_min(const struct tonic_prog_ctx *ctx)
 /* rate = IBCC_AGG * seg_size bytes per CCT[ccti] ns, capped at line rate. */
 static void ibcc_set_rate(struct tonic_prog_ctx *ctx, struct ibcc_state *s)
 {
-	u32 ird = ibcc_cct_ns[s->ccti];
+	u64 ird = (u64)ibcc_cct_ns[s->ccti] * tonic_prog_param(ctx, 4, 1, IBCC_SCALE_MAX);
 	u64 kbps;
 
 	if (!ird) {
@@ -156,6 +162,7 @@ const struct tonic_prog_ops tonic_prog_ibcc = {
 	.name		= "ibcc",
 	.credit		= TONIC_CREDIT_RATE,
 	.cnp		= true,
+	.tenant_param	= 1,	/* CCTI_Increase: 1 : N increases share N : 1 */
 	.user_size	= sizeof(struct ibcc_state),
 	/* A BECN's decrease must not be undone by a timer step in the same cycle. */
 	.prio		= TONIC_PRIO_INCOMING,

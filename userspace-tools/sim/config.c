@@ -21,14 +21,14 @@
  *   flow     src= dst= prog= impl=tonic|ref seg= hdr= segs= start_us=
  *            every_us= jitter_us= stop_us= count= rx=tcp|irn|gbn|ndp delack=
  *            delack_us= sack= ack_every= cnp= cnp_us= becn= init_cwnd=
- *            rate_gbps= rto_us= p0= p1= p2= p3= group= trace=
+ *            rate_gbps= rto_us= p0= .. p7= group= trace=
  *            loss_key= (flows with one key see the same hashed losses)
  *            loss_list=FILE (replay: lose exactly these transmissions,
  *            `SEG [TXN]` per line, at the switch port; no random loss)
  *            count > 1 adds flows whose starts are every_us apart.
  *            pN = program parameter N (cfg.param[N]; see programs.rst),
  *            decimal or 0x hex.
- *   param    at_us= flow=|group= p0= p1= p2= p3=
+ *   param    at_us= flow=|group= p0= .. p7=
  *            change the given program parameters of a live flow (flow =
  *            index in file order, from 0) or of every flow of a group, as
  *            a management write (tonic_flow_set_param()).
@@ -78,10 +78,12 @@ static double num(struct line *l, const char *k, double def)
 	return d;
 }
 
-/* p0= .. p3=: program parameters, into a flow cfg or a param directive. */
+/* p0= .. p7=: program parameters, into a flow cfg or a param directive. */
 static void params(struct line *l, struct tonic_flow_cfg *cfg, struct sim_param *sp)
 {
-	static const char *const key[TONIC_PROG_PARAMS] = { "p0", "p1", "p2", "p3" };
+	static const char *const key[TONIC_PROG_PARAMS] = {
+		"p0", "p1", "p2", "p3", "p4", "p5", "p6", "p7"
+	};
 	u32 k;
 
 	for (k = 0; k < TONIC_PROG_PARAMS; k++) {

@@ -89,6 +89,8 @@ void flow_print(struct nlattr **tb, const char *event)
 	if (tb[TONIC_A_FLOW_PROGRAM])
 		out_str(K("prog", "program"), tn_str(tb[TONIC_A_FLOW_PROGRAM]));
 	out_u64("seg_size", tn_u32(tb[TONIC_A_FLOW_SEG_SIZE]));
+	if (tb[TONIC_A_FLOW_TENANT])
+		out_str("tenant", tn_str(tb[TONIC_A_FLOW_TENANT]));
 	if (tb[TONIC_A_FLOW_SK_STATE]) {
 		out_str(K("state", "sk_state"), sk_state_name(tn_u32(tb[TONIC_A_FLOW_SK_STATE])));
 		out_u64("sub_delay_us", tn_u32(tb[TONIC_A_FLOW_SUB_DELAY_US]));

@@ -27,6 +27,9 @@ static void usage(FILE *f)
 		"  tonic sock offload on|off LOCAL_IP LOCAL_PORT REMOTE_IP REMOTE_PORT\n"
 		"  tonic sock show [port N]\n"
 		"  tonic monitor\n"
+		"  tonic tenant show [[name] NAME]\n"
+		"  tonic tenant add NAME { uid UID | cgroup PATH } [fixed N]\n"
+		"  tonic tenant del NAME\n"
 		"OPTIONS: -j, -json            JSON output\n"
 		"         -p, -pretty          indented JSON (with -j)\n"
 		"         -s, -stats           more statistics (accepted; see tonic(8))\n"
@@ -154,23 +157,25 @@ static const struct word options[] = {
 	{ NULL, 0 }
 };
 
-enum { O_DEV, O_FLOW, O_STATS, O_SET, O_DEFAULTS, O_SOCK, O_MONITOR, O_HELP };
+enum { O_DEV, O_FLOW, O_STATS, O_SET, O_DEFAULTS, O_SOCK, O_MONITOR, O_TENANT, O_HELP };
 
 static const struct word objects[] = {
 	{ "dev", O_DEV }, { "device", O_DEV }, { "flow", O_FLOW },
 	{ "stats", O_STATS }, { "statistics", O_STATS }, { "set", O_SET },
 	{ "defaults", O_DEFAULTS }, { "sock", O_SOCK }, { "socket", O_SOCK },
-	{ "monitor", O_MONITOR }, { "help", O_HELP }, { NULL, 0 }
+	{ "monitor", O_MONITOR }, { "tenant", O_TENANT }, { "help", O_HELP }, { NULL, 0 }
 };
 
 static const char *const object_name[] = {
 	[O_DEV] = "dev", [O_FLOW] = "flow", [O_STATS] = "stats", [O_SET] = "set",
 	[O_DEFAULTS] = "defaults", [O_SOCK] = "sock", [O_MONITOR] = "monitor",
+	[O_TENANT] = "tenant",
 };
 
 static int (*const object_fn[])(int, char **) = {
 	[O_DEV] = cmd_dev, [O_FLOW] = cmd_flow, [O_STATS] = cmd_stats, [O_SET] = cmd_set,
 	[O_DEFAULTS] = cmd_defaults, [O_SOCK] = cmd_sock, [O_MONITOR] = cmd_monitor,
+	[O_TENANT] = cmd_tenant,
 };
 
 int main(int argc, char **argv)

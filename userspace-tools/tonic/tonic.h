@@ -81,6 +81,7 @@ int cmd_defaults(int argc, char **argv);
 int cmd_sock(int argc, char **argv);
 int sock_show(int argc, char **argv);	/* sockdiag.c */
 int cmd_monitor(int argc, char **argv);
+int cmd_tenant(int argc, char **argv);
 
 /* flow.c: print one flow (also for monitor). */
 void flow_print(struct nlattr **tb, const char *event);
