@@ -44,6 +44,7 @@ static int tonic_nl_tenant_perm(struct sk_buff *skb, struct genl_info *info)
 int tonic_nl_tenant_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct tonic_tenant_info ti;
+	struct nlattr *name;
 	struct sk_buff *msg;
 	int err = tonic_nl_tenant_perm(skb, info);
 
@@ -51,8 +52,9 @@ int tonic_nl_tenant_get_doit(struct sk_buff *skb, struct genl_info *info)
 		return err;
 	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_TENANT_NAME))
 		return -EINVAL;
-	if (tonic_tenant_get(0, nla_data(info->attrs[TONIC_A_TENANT_NAME]), &ti)) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_TENANT_NAME], "no such tenant");
+	name = info->attrs[TONIC_A_TENANT_NAME];
+	if (tonic_tenant_get(0, nla_data(name), &ti)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, name, "no such tenant");
 		return -ENOENT;
 	}
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
@@ -128,13 +130,15 @@ int tonic_nl_tenant_new_doit(struct sk_buff *skb, struct genl_info *info)
 int tonic_nl_tenant_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	int err = tonic_nl_tenant_perm(skb, info);
+	struct nlattr *name;
 
 	if (err)
 		return err;
 	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_TENANT_NAME))
 		return -EINVAL;
-	err = tonic_tenant_del(nla_data(info->attrs[TONIC_A_TENANT_NAME]));
+	name = info->attrs[TONIC_A_TENANT_NAME];
+	err = tonic_tenant_del(nla_data(name));
 	if (err)
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_TENANT_NAME], "no such tenant");
+		NL_SET_ERR_MSG_ATTR(info->extack, name, "no such tenant");
 	return err;
 }

@@ -158,13 +158,15 @@ compcheck() {	# NAME WANT WORDS...
 	got=$(comp "$@")
 	[ "$got" = "$want" ] && ok "completion: $name" || nok "completion: $name" "got \"$got\", want \"$want\""
 }
-compcheck "objects" "dev flow stats set defaults sock monitor help" tonic ""
+compcheck "objects" "dev flow stats set defaults sock monitor tenant help" tonic ""
 compcheck "object prefix" "flow" tonic fl
 compcheck "options" "-p -pretty" tonic -p
 compcheck "after -n NETNS and -j" "show dev help" tonic -n x -j st ""
 compcheck "flow show filters" "dev id prog netns" tonic fl sh ""
 compcheck "set auto" "on off" tonic set auto ""
 compcheck "sock offload on|off" "on off" tonic so o ""
+compcheck "tenant commands" "show list add del help" tonic tenant ""
+compcheck "tenant add keys" "uid cgroup fixed" tonic tenant add t1 ""
 
 echo "1..$n" >> "$OUT"
 ! grep -q '^not ok' "$OUT"

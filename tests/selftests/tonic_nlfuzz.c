@@ -349,7 +349,7 @@ static void one(int fd, bool unpriv)
 	uint8_t cmd;
 	uint16_t flags = NLM_F_REQUEST | NLM_F_ACK;
 	int kind = rnd() % 16, n, i, err, limit = 1 << 30;
-	bool dump = false, expect = true;
+	bool dump = false, expect = true, near;
 
 	cmd = rnd() % 4 ? 1 + rnd() % TONIC_CMD_MAX : rnd() % 256;
 	if (rnd() % 3 == 0) {
@@ -359,8 +359,9 @@ static void one(int fd, bool unpriv)
 	if (rnd() % 16 == 0)
 		flags |= rnd() & 0x0f00;
 	m_init(&m, fam, flags, cmd, rnd() % 8 ? 1 : rnd());
-	if (rnd() % 2 && ((cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) || cmd == TONIC_CMD_FLOW_SET ||
-			  (cmd >= TONIC_CMD_TENANT_GET && cmd <= TONIC_CMD_TENANT_DEL))) {
+	near = (cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) || cmd == TONIC_CMD_FLOW_SET ||
+	       (cmd >= TONIC_CMD_TENANT_GET && cmd <= TONIC_CMD_TENANT_DEL);
+	if (rnd() % 2 && near) {
 		if (rnd() % 4 && !(cmd == TONIC_CMD_DEV_GET || cmd == TONIC_CMD_FLOW_GET)) {
 			/* doit-only commands: drop the dump flag most of the time */
 			((struct nlmsghdr *)m.buf)->nlmsg_flags &= ~NLM_F_DUMP;

@@ -241,7 +241,8 @@ static void scale_param(void)
 	   (u32)(agg_bits_ns / ((u64)cct(127) * 256)), want_rate(127));
 	tonic_flow_set_param(ph->tc, 0, 4, 100000);
 	ph_run(ph, TIMER / 5);
-	is(rate(ph, 0), (u32)(agg_bits_ns / ((u64)cct(127) * 256)), "a new scale: rate unchanged until CCTI moves");
+	is(rate(ph, 0), (u32)(agg_bits_ns / ((u64)cct(127) * 256)),
+	   "a new scale: rate unchanged until CCTI moves");
 	tonic_flow_set_param(ph->tc, 0, 1, 126);
 	tonic_flow_set_param(ph->tc, 0, 2, 126);
 	ph_run(ph, TIMER / 5);

@@ -166,8 +166,7 @@ int cmd_tenant(int argc, char **argv)
 	err = tn_request("tenant show", TONIC_CMD_TENANT_GET, !r.name, TONIC_A_TENANT_MAX,
 			 tenant_build, tenant_reply, &r);
 	if (err == -EPERM)
-		tn_default_errmsg("tenants are the host's: needs CAP_NET_ADMIN in the initial "
-				  "network namespace");
+		tn_default_errmsg("tenants are the host's: needs CAP_NET_ADMIN in init_net");
 	out_end_array();
 	out_newline();
 	return err;
