@@ -31,7 +31,9 @@
  * A packet to @to: IPv4/UDP/BTH headers filled in, *@ext pointing at the
  * extension headers (trd_op_ext_len(@opcode) bytes) and *@payload at
  * @paylen bytes of payload for the caller to fill; pad and ICRC are
- * trd_pkt_xmit()'s.  NULL without a route or memory.
+ * trd_pkt_seal()'s, the route trd_pkt_out()'s.  Any context (no route
+ * lookup here: callers build packets under locks that keep interrupts
+ * off).  NULL without memory.
  */
 struct sk_buff *trd_pkt_alloc_to(struct trd_dev *dev, const struct trd_dest *to, u8 opcode,
 				 u32 psn, bool ackreq, u32 paylen, void **ext, void **payload)
@@ -40,33 +42,19 @@ struct sk_buff *trd_pkt_alloc_to(struct trd_dev *dev, const struct trd_dest *to,
 	unsigned int ext_len = trd_op_ext_len(opcode);
 	unsigned int len = TRD_L34_LEN + sizeof(struct trd_bth) + ext_len + paylen + pad +
 			   TRD_ICRC_SIZE;
-	struct flowi4 fl = {};
 	struct sk_buff *skb;
 	struct trd_bth *bth;
 	struct udphdr *udp;
 	struct iphdr *iph;
-	struct rtable *rt;
 
-	fl.flowi4_oif = dev->ndev->ifindex;
-	fl.saddr = to->saddr;
-	fl.daddr = to->daddr;
-	fl.flowi4_proto = IPPROTO_UDP;
-	fl.flowi4_tos = RT_TOS(to->tos);
-	rt = ip_route_output_key(dev_net(dev->ndev), &fl);
-	if (IS_ERR(rt))
+	skb = alloc_skb(LL_RESERVED_SPACE(dev->ndev) + len, GFP_ATOMIC);
+	if (!skb)
 		return NULL;
-
-	skb = alloc_skb(LL_RESERVED_SPACE(rt->dst.dev) + len, GFP_ATOMIC);
-	if (!skb) {
-		ip_rt_put(rt);
-		return NULL;
-	}
-	skb_reserve(skb, LL_RESERVED_SPACE(rt->dst.dev));
+	skb_reserve(skb, LL_RESERVED_SPACE(dev->ndev));
 	skb_put(skb, len);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, sizeof(*iph));
 	skb->protocol = htons(ETH_P_IP);
-	skb_dst_set(skb, &rt->dst);
 
 	iph = ip_hdr(skb);
 	iph->version = IPVERSION;
@@ -131,14 +119,47 @@ void trd_pkt_seal(struct trd_dev *dev, struct sk_buff *skb)
 	trd_count(dev, TRD_CNT_TX_PKTS, 1);
 }
 
-/* ICRC, then out through the route.  Consumes @skb. */
+/*
+ * The route of a packet trd_pkt_alloc_to() built, from its IP header, out
+ * of @dev's netdev: 0 or -errno.  Interrupts on (the route cache takes
+ * BH-disabling locks); BH may be off.
+ */
+int trd_pkt_route(struct trd_dev *dev, struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	struct flowi4 fl = {};
+	struct rtable *rt;
+
+	fl.flowi4_oif = dev->ndev->ifindex;
+	fl.saddr = iph->saddr;
+	fl.daddr = iph->daddr;
+	fl.flowi4_proto = IPPROTO_UDP;
+	fl.flowi4_tos = RT_TOS(iph->tos);
+	rt = ip_route_output_key(dev_net(dev->ndev), &fl);
+	if (IS_ERR(rt))
+		return PTR_ERR(rt);
+	skb_dst_set(skb, &rt->dst);
+	return 0;
+}
+
+/* A sealed packet out through its route (found now if not yet).  Consumes @skb. */
+int trd_pkt_out(struct trd_dev *dev, struct sk_buff *skb)
+{
+	int err = skb_dst(skb) ? 0 : trd_pkt_route(dev, skb);
+
+	if (err) {
+		kfree_skb(skb);
+		return err;
+	}
+	err = ip_local_out(dev_net(dev->ndev), NULL, skb);
+	return net_xmit_eval(err);	/* a macro: its argument twice */
+}
+
+/* ICRC, then out through the route (interrupts on).  Consumes @skb. */
 int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb)
 {
-	int err;
-
 	trd_pkt_seal(qp->dev, skb);
-	err = ip_local_out(dev_net(skb_dst(skb)->dev), NULL, skb);
-	return net_xmit_eval(err);
+	return trd_pkt_out(qp->dev, skb);
 }
 
 static bool trd_addr_is_mine(struct net_device *ndev, __be32 daddr)

@@ -417,6 +417,8 @@ struct sk_buff *trd_pkt_alloc_to(struct trd_dev *dev, const struct trd_dest *to,
 struct sk_buff *trd_pkt_alloc(struct trd_qp *qp, u8 opcode, u32 psn, bool ackreq, u32 paylen,
 			      void **ext, void **payload);
 void trd_pkt_seal(struct trd_dev *dev, struct sk_buff *skb);
+int trd_pkt_route(struct trd_dev *dev, struct sk_buff *skb);
+int trd_pkt_out(struct trd_dev *dev, struct sk_buff *skb);
 int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb);
 int trd_net_attach(struct trd_dev *dev);
 void trd_net_detach(struct trd_dev *dev);

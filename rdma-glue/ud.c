@@ -48,19 +48,13 @@ int trd_destroy_ah(struct ib_ah *ah, u32 flags)
 	return 0;
 }
 
-/* Out through the route; BH may be off, interrupts must be on. */
-static void trd_ud_out(struct sk_buff *skb)
-{
-	ip_local_out(dev_net(skb_dst(skb)->dev), NULL, skb);
-}
-
 static void trd_ud_tx_task(struct tasklet_struct *t)
 {
 	struct trd_dev *dev = from_tasklet(dev, t, ud_tx_task);
 	struct sk_buff *skb;
 
 	while ((skb = skb_dequeue(&dev->ud_txq)))
-		trd_ud_out(skb);
+		trd_pkt_out(dev, skb);
 }
 
 void trd_ud_dev_init(struct trd_dev *dev)
@@ -141,7 +135,16 @@ static int trd_ud_send_one(struct trd_qp *qp, const struct ib_send_wr *wr)
 	op = wr->opcode == IB_WR_SEND_WITH_IMM ? TRD_OP_UD_SEND_ONLY_IMM : TRD_OP_UD_SEND_ONLY;
 	skb = trd_pkt_alloc_to(dev, &to, op, psn, false, len, (void **)&deth, &pay);
 	if (!skb)
-		return -ENOMEM;		/* no route or no memory: the caller hears it */
+		return -ENOMEM;		/* the caller hears it */
+	/*
+	 * No route: the caller hears it too, when it can be looked up now.
+	 * With interrupts off the tasklet looks it up, and drops the packet
+	 * if there is none.
+	 */
+	if (!irqs_disabled() && !in_hardirq() && trd_pkt_route(dev, skb)) {
+		kfree_skb(skb);
+		return -ENOMEM;
+	}
 	bth = (struct trd_bth *)deth - 1;
 	if (wr->send_flags & IB_SEND_SOLICITED)
 		bth->flags |= TRD_BTH_SE;
@@ -167,7 +170,7 @@ static int trd_ud_send_one(struct trd_qp *qp, const struct ib_send_wr *wr)
 		skb_queue_tail(&dev->ud_txq, skb);
 		tasklet_schedule(&dev->ud_tx_task);
 	} else {
-		trd_ud_out(skb);
+		trd_pkt_out(dev, skb);
 	}
 complete:
 	trd_send_wc(qp, &wqe, st);
