@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
 """The series of tests/selftests/eval-rdma.sh (a guest's KTAP log) as
-Documentation/results/rdma-irn.{png,txt} and rdma-dcqcn.{png,txt}.
+Documentation/results/rdma-irn.{png,txt}, rdma-dcqcn.{png,txt} and
+rdma-ibcc.{png,txt}.
 
 usage: eval-rdma-plot.py KTAP OUTDIR
 
@@ -14,6 +15,12 @@ For each run dcqcn-N: the RED queue's backlog over time, each flow's
 throughput over time (segments of 1 KiB between samples), and a table:
 duration, mean and max backlog, Jain's fairness index of the flows'
 throughput over each whole second, and when it first reached 0.95.
+
+IB CC: for each mode (fixed CCTI_Increase 1:2:3; tenants of 1, 2, 3 QPs
+with CCTI_Increase 1; the same tenants set by the device), over its runs:
+the tenants' rates relative to tenant A's (median, min..max), Jain's index
+of the three tenants' rates, and CNPs x CCTI_Increase; a plot of each
+tenant's throughput over time in the first run of each mode.
 """
 import re
 import sys
@@ -107,8 +114,68 @@ def irn(path, outdir):
     return True
 
 
+IBCC_MODES = (("fixed", "CCTI_Increase 1:2:3, 1 QP each", (1, 2, 3)),
+              ("none", "1, 2, 3 QPs, CCTI_Increase 1", (1, 1, 1)),
+              ("auto", "1, 2, 3 QPs, set by the device", None))
+
+
+def ibcc(path, outdir):
+    """The IB CC runs: rdma-ibcc.txt and rdma-ibcc.png; False when there are none."""
+    runs, series = OrderedDict(), OrderedDict()
+    for line in open(path, errors="replace"):
+        m = re.search(r"# ibcc (\w+) (\d+) (\S+) (\S+) (\S+) (\S+) (\S+) (\S+)\s*$", line)
+        if m:
+            runs.setdefault(m.group(1), []).append([float(x) for x in m.groups()[2:]])
+            continue
+        m = re.search(r"# series (ibcc-\w+-\d+) (\d+) (.*)", line)
+        if m:
+            v = [int(x) for x in m.group(3).split()]
+            series.setdefault(m.group(1), []).append((int(m.group(2)), v[0::2]))
+    if not runs:
+        return False
+    fmt = "%-36s  %4s  %-20s  %-20s  %-18s  %s"
+    lines = [fmt % ("mode", "runs", "B / A median (range)", "C / A median (range)",
+                    "Jain A,B,C median", "CNPs x CCTI_Increase A B C (median)")]
+    for mode, title, inc in IBCC_MODES:
+        rs = [r for r in runs.get(mode, []) if r[0] > 0]
+        if not rs:
+            continue
+        b = [r[1] / r[0] for r in rs]
+        c = [r[2] / r[0] for r in rs]
+        j = [jain(r[:3]) for r in rs]
+        bal = "-"
+        if inc:
+            bal = " ".join("%.1f" % median([r[3 + k] * inc[k] for r in rs]) for k in range(3))
+        lines.append(fmt % (mode + ": " + title, "%d" % len(rs),
+                            "%.3f (%.3f..%.3f)" % (median(b), min(b), max(b)),
+                            "%.3f (%.3f..%.3f)" % (median(c), min(c), max(c)),
+                            "%.3f" % median(j), bal))
+    lines.append("theorem (fixed): B / A 0.500, C / A 0.333; equal shares: Jain 1.000")
+    with open(outdir + "/rdma-ibcc.txt", "w") as f:
+        f.write("\n".join(lines) + "\n")
+    modes = [m for m, _, _ in IBCC_MODES if ("ibcc-%s-1" % m) in series]
+    if modes:
+        fig, ax = plt.subplots(1, len(modes), figsize=(5 * len(modes), 3.5), squeeze=False)
+        for col, mode in enumerate(modes):
+            s = series["ibcc-%s-1" % mode]
+            for k, name in enumerate("ABC"):
+                pts = [(b[0], (b[1][k] - a[1][k]) * SEG_KBIT / (b[0] - a[0]))
+                       for a, b in zip(s, s[1:]) if b[0] > a[0] and len(a[1]) == len(b[1]) == 3]
+                ax[0][col].plot([p[0] / 1000.0 for p in pts], [p[1] for p in pts], label=name)
+            ax[0][col].set_title("%s: %s" % (mode, dict((m, t) for m, t, _ in IBCC_MODES)[mode]),
+                                 fontsize="small")
+            ax[0][col].set_xlabel("s")
+            ax[0][col].set_ylabel("tenant throughput (Mb/s)")
+            ax[0][col].legend(fontsize="small")
+        fig.tight_layout()
+        fig.savefig(outdir + "/rdma-ibcc.png", dpi=80)
+    sys.stdout.write(open(outdir + "/rdma-ibcc.txt").read())
+    return True
+
+
 def main():
     have_irn = irn(sys.argv[1], sys.argv[2])
+    have_irn = ibcc(sys.argv[1], sys.argv[2]) or have_irn
     runs, summary = load(sys.argv[1])
     outdir = sys.argv[2]
     if not runs:

@@ -47,7 +47,9 @@ static int tonic_client_info(void *priv, struct tonic_flow_info *fi)
 	fi->sub_delay_us = READ_ONCE(ctx->sub_delay_us);
 	fi->state = READ_ONCE(ctx->state);
 	fi->uid = sk->sk_uid;
+#ifdef CONFIG_SOCK_CGROUP_DATA
 	fi->cgroup = sock_cgroup_ptr(&sk->sk_cgrp_data);
+#endif
 	return 0;
 }
 

@@ -22,6 +22,7 @@
 # connection set-up (about 2.5 s here) included;
 # RESENT: the requester's retrans_packets (rxe has no such counter: -);
 # DROPPED: packets netem dropped on the data direction.
+# IB CC and tenants: see the end.
 # timeout: 2400
 . /tests/rdma-lib.sh
 ITERS=300
@@ -95,6 +96,38 @@ for n in 2 4; do
 	echo "# summary dcqcn-$n red_sent $(rdma_red_stat sent) marked $(rdma_red_stat marked) dropped $(rdma_red_stat dropped)"
 	echo "# summary dcqcn-$n tonic0 $(rdma_hw_counters tonic0)"
 	echo "# summary dcqcn-$n tonic1 $(rdma_hw_counters tonic1)"
+done
+rdma_netem_del
+$RDMA link del tonic0
+$RDMA link del tonic1
+
+# IB CC (issue 14), on test 77's bed (rdma_ibcc_bed): R runs of each mode
+#   fixed: tenants A, B, C of one QP each, CCTI_Increase 1, 2, 3 (the
+#          seed's theorem: rates 1 : 1/2 : 1/3);
+#   none:  tenants of 1, 2 and 3 QPs, CCTI_Increase 1 for every flow (as
+#          without tenants: shares 1 : 2 : 3);
+#   auto:  tenants of 1, 2 and 3 QPs, set by the device (equal shares).
+# One line per run
+#     # ibcc MODE RUN RATE_A RATE_B RATE_C CNPS_A CNPS_B CNPS_C
+# (segments and CNPs per second over RDMA_IBCC_WIN s) and its series.
+rdma_ibcc_bed || exit 1
+for mode in fixed none auto; do
+	case $mode in
+	fixed) f="1 2 3" q="1 1 1" ;;
+	none) f="1 1 1" q="1 2 3" ;;
+	auto) f="0 0 0" q="1 2 3" ;;
+	esac
+	i=0
+	while [ $i -lt $R ]; do
+		i=$((i + 1))
+		set -- $f
+		/usr/bin/tonic tenant add A cgroup $RDMA_CG/A fixed $1 &&
+		/usr/bin/tonic tenant add B cgroup $RDMA_CG/B fixed $2 &&
+		/usr/bin/tonic tenant add C cgroup $RDMA_CG/C fixed $3 || exit 1
+		rdma_tenants_run $q ibcc-$mode-$i || echo "# ibcc-failed $mode $i"
+		echo "# ibcc $mode $i $RATES $CNPS"
+		for t in A B C; do /usr/bin/tonic tenant del $t || exit 1; done
+	done
 done
 rdma_netem_del
 $RDMA link del tonic0

@@ -170,6 +170,107 @@ rdma_bottleneck() {
 		max 45000 avpkt 1000 burst 20 bandwidth "$1" probability 1.0 ecn
 }
 
+# IB CC with tenants (test 77, make eval-rdma).  An 8 Mb/s bottleneck
+# (rdma_bottleneck with a 1 MB queue: six flows starting at 7.8 Mb/s each
+# overflowed 400 KB now and then) and program ibcc scaled to it: CCTI_Min
+# 25 (7.8 Mb/s), CCTI_Timer 20 ms, CCT x 512; a CNP for every CE packet
+# (IB answers every FECN); a flow counts as congested for 3 s after a CNP
+# (the guest's marks come in bursts about a second apart).  Three tenants
+# A, B, C, each a cgroup of its own ($RDMA_CG/A ...), one ib_write_bw
+# process pair in each.
+RDMA_CG=/sys/fs/cgroup
+RDMA_IBCC_DUR=60	# seconds each ib_write_bw runs (> SETTLE + WIN: set-up, slow samples)
+RDMA_IBCC_SETTLE=10	# seconds from the last flow's start to the first sample
+RDMA_IBCC_WIN=30	# seconds sampled
+
+# rdma_ibcc_bed: the above, with tonic0 and tonic1 (G0, G1) up.
+rdma_ibcc_bed() {
+	[ -f $RDMA_CG/cgroup.procs ] || mount -t cgroup2 none $RDMA_CG || return 1
+	printf '#!/bin/sh\necho $$ > %s/$1/cgroup.procs || exit 1\nshift\nexec "$@"\n' \
+		$RDMA_CG > /tmp/incg && chmod +x /tmp/incg || return 1
+	for _t in A B C; do mkdir -p $RDMA_CG/$_t || return 1; done
+	rdma_program ibcc 0,25,0,20000,512 &&
+	echo 0 > /sys/module/tonic_rdma/parameters/cnp_interval_us &&
+	echo 3000 > /sys/module/tonic/parameters/tenant_hold_ms || return 1
+	RDMA_DEV_A=tonic0 RDMA_DEV_B=tonic1	# what rdma_teardown deletes
+	$RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A &&
+	$RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B &&
+	rdma_wait_link tonic0 $RDMA_A G0 && rdma_wait_link tonic1 $RDMA_B G1
+}
+
+# _rdma_ibcc_wbw TENANT PORT QPS: ib_write_bw tonic0 -> tonic1 with QPS
+# QPs for RDMA_IBCC_DUR s, both ends in cgroup TENANT (ib_write_bw's server
+# leaves its QPs in RTR: no flow); QP timeout 2 s, more than a full queue.
+_rdma_ibcc_wbw() {
+	_o="-F -p $2 -q $3 -s 65536 -D $RDMA_IBCC_DUR -u 19 --report_gbits"
+	rdma_run wbw-$1 $((RDMA_IBCC_DUR + 120)) $2 \
+		"/tmp/incg $1 /usr/bin/ib_write_bw -d tonic1 -x $G1 $_o" \
+		"/tmp/incg $1 /usr/bin/ib_write_bw -d tonic0 -x $G0 $_o $RDMA_B"
+}
+
+# rdma_tenant_segs: "TENANT segs_sent cnps flows" of the ibcc flows, per tenant.
+rdma_tenant_segs() {
+	/usr/bin/tonic flow show prog ibcc | awk '
+		function out() { if (t != "") { s[t] += seg; c[t] += cn; n[t]++ } t = "" }
+		/^dev / { out(); for (i = 1; i < NF; i++) if ($i == "tenant") t = $(i + 1) }
+		{ for (i = 1; i < NF; i++) {
+			if ($i == "segs_sent") seg = $(i + 1)
+			if ($i == "cnps") cn = $(i + 1) } }
+		END { out(); for (k in s) print k, s[k], c[k], n[k] }' | sort
+}
+
+# rdma_tenant_values: "TENANT flows congested value" per tenant.
+rdma_tenant_values() {
+	/usr/bin/tonic tenant show | awk '{ sub(/:$/, "", $1); print $1, $7, $9, $11 }'
+}
+
+# rdma_tenants_run A_QPS B_QPS C_QPS [SERIES]: tenants A, B, C's
+# ib_write_bw at once, through a fresh bottleneck; once each client flow
+# has sent, RDMA_IBCC_SETTLE s, then every second for RDMA_IBCC_WIN s the
+# tenants' segments and CNPs (with SERIES, each sample as a line
+# "# series SERIES T_MS SEGS_A CNPS_A SEGS_B CNPS_B SEGS_C CNPS_C").  Sets
+# RATES and CNPS ("A B C", per second over the window), VALUES (the
+# tenants' figures midway, rdma_tenant_values); returns 1 if an
+# ib_write_bw failed.
+rdma_tenants_run() {
+	rdma_bottleneck 8mbit 1000000 || return 1
+	_n=$(($1 + $2 + $3))
+	rdma_bg /tmp/A.res _rdma_ibcc_wbw A 18515 $1
+	rdma_bg /tmp/B.res _rdma_ibcc_wbw B 18516 $2
+	rdma_bg /tmp/C.res _rdma_ibcc_wbw C 18517 $3
+	_i=0
+	while [ $_i -lt $((300 * TONIC_TIMEOUT_SCALE)) ]; do
+		[ "$(/usr/bin/tonic flow show prog ibcc | grep -c 'segs_sent [1-9]')" -ge $_n ] && break
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	sleep $RDMA_IBCC_SETTLE
+	_s0=$(rdma_tenant_segs); _t0=$(rdma_uptime_ms) _t1=$_t0 VALUES=
+	while [ $((_t1 - _t0)) -lt $((RDMA_IBCC_WIN * 1000)) ]; do
+		sleep 1
+		_s=$(rdma_tenant_segs); _t=$(rdma_uptime_ms)
+		[ "$(echo "$_s" | grep -c .)" = 3 ] || break	# a transfer ended
+		_s1=$_s _t1=$_t
+		[ -n "${4:-}" ] && echo "# series $4 $((_t1 - _t0)) $(echo "$_s1" | awk '{ printf "%s %s ", $2, $3 }')"
+		[ -z "$VALUES" ] && [ $((_t1 - _t0)) -ge $((RDMA_IBCC_WIN * 500)) ] &&
+			VALUES=$(rdma_tenant_values)
+	done
+	wait
+	echo "tenants (name flows congested value) midway: $(echo "$VALUES" | tr '\n' ' ')"
+	echo "tenants (name segs_sent cnps flows) at t0:"; echo "$_s0" | sed 's/^/    /'
+	echo "                            $((_t1 - _t0)) ms later:"; echo "$_s1" | sed 's/^/    /'
+	RATES=$(printf '%s\n%s\n' "$_s0" "$_s1" | awk -v dt=$((_t1 - _t0)) '
+		NR <= 3 { a[$1] = $2 } NR > 3 { d[$1] = ($2 - a[$1]) * 1000 / dt }
+		END { printf "%.1f %.1f %.1f", d["A"], d["B"], d["C"] }')
+	CNPS=$(printf '%s\n%s\n' "$_s0" "$_s1" | awk -v dt=$((_t1 - _t0)) '
+		NR <= 3 { a[$1] = $3 } NR > 3 { d[$1] = ($3 - a[$1]) * 1000 / dt }
+		END { printf "%.1f %.1f %.1f", d["A"], d["B"], d["C"] }')
+	echo "tenant rates (segments/s) A B C: $RATES; CNPs/s: $CNPS; RED: sent $(rdma_red_stat sent) marked $(rdma_red_stat marked) dropped $(rdma_red_stat dropped)"
+	for _t in A B C; do
+		rdma_bg_ok /tmp/$_t.res || { cat /tmp/$_t.res; return 1; }
+	done
+}
+
 # rdma_red_stat sent|marked|dropped|backlog: a counter of the bottleneck's
 # RED queue (packets; backlog: bytes queued now).
 rdma_red_stat() {

@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <linux/magic.h>
 #include "tonic.h"
 
 struct tenant_req {
@@ -52,21 +55,31 @@ static int tenant_reply(struct nlattr **tb, int cmd, void *arg)
 	return 0;
 }
 
-/* A cgroup v2 directory's id, as the kernel's cgroup_id() (bpftool does the same). */
+/*
+ * A cgroup v2 directory's id, as the kernel's cgroup_id(): its file handle
+ * (as bpftool reads it), or, on a kernel without file handles
+ * (CONFIG_FHANDLE), its inode number, which is the same on 64-bit.
+ */
 static int cgroup_id_of(const char *path, uint64_t *id)
 {
 	struct {
 		struct file_handle fh;
 		uint64_t id;
 	} h = { .fh.handle_bytes = sizeof(uint64_t) };
+	struct statfs sfs;
+	struct stat st;
 	int mnt;
 
-	if (name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0) || h.fh.handle_bytes != 8) {
-		fprintf(stderr, "tonic: tenant: %s: not a cgroup v2 directory (%s)\n", path,
-			strerror(errno));
+	errno = 0;
+	if (statfs(path, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC || stat(path, &st)) {
+		fprintf(stderr, "tonic: tenant: %s: not a cgroup v2 directory%s%s\n", path,
+			errno ? ": " : "", errno ? strerror(errno) : "");
 		return EXIT_USAGE;
 	}
-	memcpy(id, h.fh.f_handle, sizeof(*id));
+	if (!name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0) && h.fh.handle_bytes == 8)
+		memcpy(id, h.fh.f_handle, sizeof(*id));
+	else
+		*id = st.st_ino;
 	return 0;
 }
 
