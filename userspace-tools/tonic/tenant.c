@@ -74,7 +74,7 @@ static int cgroup_id_of(const char *path, uint64_t *id)
 	if (statfs(path, &sfs) || sfs.f_type != CGROUP2_SUPER_MAGIC || stat(path, &st)) {
 		fprintf(stderr, "tonic: tenant: %s: not a cgroup v2 directory%s%s\n", path,
 			errno ? ": " : "", errno ? strerror(errno) : "");
-		return EXIT_USAGE;
+		return -1;
 	}
 	if (!name_to_handle_at(AT_FDCWD, path, &h.fh, &mnt, 0) && h.fh.handle_bytes == 8)
 		memcpy(id, h.fh.f_handle, sizeof(*id));
@@ -89,7 +89,7 @@ static int tenant_add(int argc, char **argv)
 		{ "uid", 0 }, { "cgroup", 1 }, { "fixed", 2 }, { NULL, 0 }
 	};
 	struct tenant_req r = { 0 };
-	int err;
+	const char *cgroup = NULL;
 
 	if (argc < 1)
 		usage_error("tenant add: NAME { uid UID | cgroup PATH } [fixed N]");
@@ -111,9 +111,7 @@ static int tenant_add(int argc, char **argv)
 			break;
 		case 1:
 			r.have_cgroup = true;
-			err = cgroup_id_of(argv[1], &r.cgroup);
-			if (err)
-				return err;
+			cgroup = argv[1];
 			break;
 		case 2:
 			r.have_fixed = true;
@@ -124,6 +122,8 @@ static int tenant_add(int argc, char **argv)
 	}
 	if (r.have_uid == r.have_cgroup)
 		usage_error("tenant add: give a uid or a cgroup");
+	if (cgroup && cgroup_id_of(cgroup, &r.cgroup))
+		return EXIT_USAGE;
 	return tn_request("tenant add", TONIC_CMD_TENANT_NEW, false, TONIC_A_TENANT_MAX,
 			  tenant_build, NULL, &r);
 }
