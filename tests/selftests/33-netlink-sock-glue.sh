@@ -45,15 +45,15 @@ expect_err 1 "no such flow" on h2 $TONIC flow show dev "$dev" id "$id"
 
 # A program parameter of the live flow: set by its namespace's admin only.
 OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
-assert_eq "params as added" "$(jget '[0].param#') $(jget '[0].param[1]')" "4 0"
+assert_eq "params as added" "$(jget '[0].param#') $(jget '[0].param[1]')" "8 0"
 on h1 $TONIC flow set "$dev" "$id" param 1 77 || ksft_fail "flow set"
 OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
 assert_eq "param 1 after flow set" "$(jget '[0].param[0]') $(jget '[0].param[1]')" "0 77"
-on h1 $TONIC flow show dev "$dev" id "$id" | grep -q "param 0,77,0,0" || ksft_fail "text: param"
+on h1 $TONIC flow show dev "$dev" id "$id" | grep -q "param 0,77,0,0,0,0,0,0" || ksft_fail "text: param"
 expect_err 1 "no such flow in this network namespace" on h2 $TONIC flow set "$dev" "$id" param 1 5
 expect_err 1 "no such flow in this network namespace" $TONIC flow set "$dev" "$id" param 1 5
 expect_err 1 "no such Tonic device" on h1 $TONIC flow set nosuch "$id" param 1 5
-expect_err 2 "param index" on h1 $TONIC flow set "$dev" "$id" param 4 5
+expect_err 2 "param index" on h1 $TONIC flow set "$dev" "$id" param 8 5
 expect_err 1 "Operation not permitted" $UNPRIV nobody $TONIC flow set "$dev" "$id" param 1 5
 OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
 assert_eq "refused sets changed nothing" "$(jget '[0].param[1]')" 77

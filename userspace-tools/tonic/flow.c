@@ -43,7 +43,7 @@ static void addr_str(struct nlattr *a, int af, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-/* The repeated TONIC_A_FLOW_PARAM, in order: JSON an array, text "param A,B,C,D". */
+/* The repeated TONIC_A_FLOW_PARAM, in order: JSON an array, text "param A,B,...". */
 static void params_print(void)
 {
 	struct nlmsghdr *nlh = tn_cur_msg();
