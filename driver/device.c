@@ -255,6 +255,15 @@ void tonic_dev_trace_addr(const struct tonic_dev *dev, u32 flow, void *src, void
  * -ENOENT: no such flow (for @net), -EINVAL: bad @idx, -EOPNOTSUPP: the
  * backend cannot change a live flow.  Any context but hard IRQ.
  */
+int __tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, u32 idx, u32 value)
+{
+	int err = dev->ops->flow_set_param(dev, flow, idx, value);
+
+	if (!err)
+		dev->flows[flow].param[idx] = value;
+	return err;
+}
+
 int tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, const struct net *net, u32 idx,
 			     u32 value)
 {
@@ -271,9 +280,7 @@ int tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, const struct net *
 	if (test_bit(flow, dev->ids) && dev->priv[flow]) {
 		owner = tonic_dev_flow_describe(dev, flow, &fi);
 		if (!net || net_eq(tonic_dev_flow_net(owner, &fi), net))
-			err = dev->ops->flow_set_param(dev, flow, idx, value);
-		if (!err)
-			dev->flows[flow].param[idx] = value;
+			err = __tonic_dev_flow_set_param(dev, flow, idx, value);
 	}
 	spin_unlock_bh(&dev->id_lock);
 	return err;

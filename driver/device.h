@@ -234,6 +234,12 @@ int tonic_dev_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *
 int tonic_dev_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st);
 int tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, const struct net *net, u32 idx,
 			     u32 value);
+/*
+ * The same for an attached @flow, with id_lock held and @idx checked, the
+ * backend's flow_set_param present: on the device, then in what flow-get
+ * shows.
+ */
+int __tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, u32 idx, u32 value);
 
 /*
  * A device's counters: its own and its engine's (TONIC_DEVICE_COUNTERS),

@@ -189,8 +189,7 @@ static void tonic_tenant_pass(struct tonic_dev *dev, void *arg)
 		idx = fl->prog ? fl->prog->tenant_param : 0;
 		if (!idx-- || !dev->ops->flow_set_param || fl->param[idx] == t->info.value)
 			continue;
-		if (!dev->ops->flow_set_param(dev, flow, idx, t->info.value))
-			fl->param[idx] = t->info.value;
+		__tonic_dev_flow_set_param(dev, flow, idx, t->info.value);
 	}
 	spin_unlock(&dev->id_lock);
 	spin_unlock_bh(&tonic_tenants_lock);
