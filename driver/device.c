@@ -251,7 +251,9 @@ void tonic_dev_trace_addr(const struct tonic_dev *dev, u32 flow, void *src, void
 /*
  * Program parameter @idx of @flow is now @value, as the admin (netlink,
  * seen from @net: only that namespace's flows; NULL: any) or the flow's
- * client asks: on the device first, then in what flow-get shows.
+ * client asks: on the device first, then in what flow-get shows.  The
+ * value is then the flow's own: the device's parameters (params.c) no
+ * longer change it; 0 gives it back to them.
  * -ENOENT: no such flow (for @net), -EINVAL: bad @idx, -EOPNOTSUPP: the
  * backend cannot change a live flow.  Any context but hard IRQ.
  */
@@ -280,17 +282,18 @@ int tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, const struct net *
 	if (test_bit(flow, dev->ids) && dev->priv[flow]) {
 		owner = tonic_dev_flow_describe(dev, flow, &fi);
 		if (!net || net_eq(tonic_dev_flow_net(owner, &fi), net))
-			err = __tonic_dev_flow_set_param(dev, flow, idx, value);
+			err = tonic_dev_flow_param(dev, flow, idx, value);
 	}
 	spin_unlock_bh(&dev->id_lock);
 	return err;
 }
 EXPORT_SYMBOL_GPL(tonic_dev_flow_set_param);
 
-int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *cfg,
+int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_cfg *flow_cfg,
 				const struct tonic_flow_client *client, void *priv, u32 flags,
 				u32 *flow)
 {
+	struct tonic_flow_cfg c = *flow_cfg, *cfg = &c;
 	struct tonic_netq *q = NULL;
 	const struct net *net;
 	struct tonic_flow_info fi;
@@ -326,6 +329,7 @@ int tonic_dev_flow_attach_flags(struct tonic_dev *dev, const struct tonic_flow_c
 	dev->flows[id].prog = cfg->prog;
 	dev->flows[id].addr = addr;
 	dev->flows[id].seg_size = cfg->seg_size;
+	dev->flows[id].param_own = tonic_dev_params_fill(dev, cfg);
 	memcpy(dev->flows[id].param, cfg->param, sizeof(cfg->param));
 	dev->flows[id].flags = flags & TONIC_DEV_FLOW_SELF;
 	dev->flows[id].q = q;

@@ -121,6 +121,7 @@ struct tonic_dev_flow {
 	struct tonic_flow_addr addr;
 	u32 seg_size;
 	u32 param[TONIC_PROG_PARAMS];	/* as added, then as set */
+	u8 param_own;			/* bit i: param[i] is the flow's, not the device's */
 	u32 flags;			/* TONIC_DEV_FLOW_SELF */
 	struct tonic_netq *q;		/* the namespace quota it is charged to, or NULL */
 	/* Its client (set before the backend adds it), NULL: dev->client. */
@@ -140,6 +141,13 @@ struct tonic_dev_flow {
  */
 #define TONIC_DEV_FLOW_MOVE	0x2
 
+/* A device's parameters for its flows of one program (driver/params.c). */
+struct tonic_dev_params {
+	char prog[16];			/* TONIC_PROG_NAME_MAX; empty: a free entry */
+	u32 param[TONIC_PROG_PARAMS];	/* 0: the program's default */
+};
+#define TONIC_DEV_PARAM_PROGS	16
+
 struct tonic_dev {
 	const char *name;
 	const struct tonic_dev_ops *ops;
@@ -157,6 +165,7 @@ struct tonic_dev {
 	const char *backend;		/* "soft", "pci" */
 	u32 wnd_bits, ring_depth;
 	struct tonic_dev_flow *flows;	/* per flow, under id_lock (device.c) */
+	struct tonic_dev_params params[TONIC_DEV_PARAM_PROGS];	/* under id_lock */
 };
 
 /*
@@ -240,6 +249,24 @@ int tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, const struct net *
  * shows.
  */
 int __tonic_dev_flow_set_param(struct tonic_dev *dev, u32 flow, u32 idx, u32 value);
+
+/*
+ * The device's program parameters (driver/params.c).  Set parameter @idx
+ * of program @prog (one the device runs, else -ENOENT) to @value: new
+ * flows of @prog that give it as 0 start with it, and so do, from their
+ * next call, the live ones that did not set it (where the backend can
+ * change a live flow); 0: the program's default again.  Process context.
+ */
+int tonic_dev_set_param(struct tonic_dev *dev, const char *prog, u32 idx, u32 value);
+/* The next program with parameters set, from entry *@pos on; false: no more. */
+bool tonic_dev_params_get(struct tonic_dev *dev, u32 *pos, struct tonic_dev_params *out);
+/*
+ * With id_lock held.  At attach: @cfg's zero parameters from the device's;
+ * returns the mask of those the flow gave itself.  For a live, attached
+ * @flow: its parameter @idx is @value, its own; 0: the device's again.
+ */
+u8 tonic_dev_params_fill(struct tonic_dev *dev, struct tonic_flow_cfg *cfg);
+int tonic_dev_flow_param(struct tonic_dev *dev, u32 flow, u32 idx, u32 value);
 
 /*
  * A device's counters: its own and its engine's (TONIC_DEVICE_COUNTERS),

@@ -3,11 +3,30 @@
  * TONIC_CMD_DEV_GET: what each Tonic device is and can do.  Its use (flows
  * in use, added, refused for a full table) counts every namespace's flows:
  * only for the host view (tonic_nl_host_view); a namespace's own figures
- * are in STATS_GET.
+ * are in STATS_GET.  TONIC_CMD_DEV_SET: its program parameters
+ * (driver/params.c), the host's to set.
  */
 #include "nl.h"
 #include "../../driver/device.h"
 #include "../admin.h"
+
+static int tonic_nl_put_params(struct sk_buff *skb, struct tonic_dev *dev)
+{
+	struct tonic_dev_params p;
+	struct nlattr *nest;
+	u32 pos = 0, i;
+
+	while (tonic_dev_params_get(dev, &pos, &p)) {
+		nest = nla_nest_start(skb, TONIC_A_DEV_PROG_PARAM);
+		if (!nest || nla_put_string(skb, TONIC_A_PPARAM_PROGRAM, p.prog))
+			return -EMSGSIZE;
+		for (i = 0; i < TONIC_PROG_PARAMS; i++)
+			if (nla_put_u32(skb, TONIC_A_PPARAM_PARAM, p.param[i]))
+				return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
+	return 0;
+}
 
 static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 portid, u32 seq,
 			     int flags, bool host)
@@ -38,6 +57,8 @@ static int tonic_nl_fill_dev(struct sk_buff *skb, struct tonic_dev *dev, u32 por
 	for (i = 0; tonic_dev_prog_name(dev, i, prog); i++)
 		if (nla_put_string(skb, TONIC_A_DEV_PROGRAM, prog))
 			goto cancel;
+	if (tonic_nl_put_params(skb, dev))
+		goto cancel;
 	genlmsg_end(skb, hdr);
 	return 0;
 cancel:
@@ -45,20 +66,27 @@ cancel:
 	return -EMSGSIZE;
 }
 
-int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+static struct tonic_dev *tonic_nl_dev(struct genl_info *info)
 {
 	struct tonic_dev *dev;
+
+	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_NAME))
+		return NULL;
+	dev = tonic_dev_find(nla_data(info->attrs[TONIC_A_DEV_NAME]));
+	if (!dev)
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_DEV_NAME],
+				    "no such Tonic device");
+	return dev;
+}
+
+int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct tonic_dev *dev = tonic_nl_dev(info);
 	struct sk_buff *msg;
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_NAME))
-		return -EINVAL;
-	dev = tonic_dev_find(nla_data(info->attrs[TONIC_A_DEV_NAME]));
-	if (!dev) {
-		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_DEV_NAME],
-				    "no such Tonic device");
-		return -ENODEV;
-	}
+	if (!dev)
+		return info->attrs[TONIC_A_DEV_NAME] ? -ENODEV : -EINVAL;
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -84,4 +112,32 @@ int tonic_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	cb->args[0] = idx;
 	return skb->len;
+}
+
+int tonic_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct nlattr **tb = info->attrs;
+	struct tonic_dev *dev;
+	int err;
+
+	if (!tonic_nl_host_view(skb)) {
+		NL_SET_ERR_MSG(info->extack, "devices are the host's: CAP_NET_ADMIN from init_net");
+		return -EPERM;
+	}
+	dev = tonic_nl_dev(info);
+	if (!dev)
+		return tb[TONIC_A_DEV_NAME] ? -ENODEV : -EINVAL;
+	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_PARAM_PROGRAM) ||
+	    GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_PARAM_INDEX) ||
+	    GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_PARAM_VALUE))
+		return -EINVAL;
+	err = tonic_dev_set_param(dev, nla_data(tb[TONIC_A_DEV_PARAM_PROGRAM]),
+				  nla_get_u32(tb[TONIC_A_DEV_PARAM_INDEX]),
+				  nla_get_u32(tb[TONIC_A_DEV_PARAM_VALUE]));
+	if (err == -ENOENT)
+		NL_SET_ERR_MSG_ATTR(info->extack, tb[TONIC_A_DEV_PARAM_PROGRAM],
+				    "the device does not run this program");
+	else if (err == -ENOSPC)
+		NL_SET_ERR_MSG(info->extack, "parameters set for too many programs");
+	return err;
 }

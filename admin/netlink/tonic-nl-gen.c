@@ -94,8 +94,16 @@ const struct nla_policy tonic_tenant_del_nl_policy[TONIC_A_TENANT_NAME + 1] = {
 	[TONIC_A_TENANT_NAME] = { .type = NLA_NUL_STRING, .len = 15, },
 };
 
+/* TONIC_CMD_DEV_SET - do */
+const struct nla_policy tonic_dev_set_nl_policy[TONIC_A_DEV_PARAM_VALUE + 1] = {
+	[TONIC_A_DEV_NAME] = { .type = NLA_NUL_STRING, .len = TONIC_DEV_NAME_MAX, },
+	[TONIC_A_DEV_PARAM_PROGRAM] = { .type = NLA_NUL_STRING, .len = 15, },
+	[TONIC_A_DEV_PARAM_INDEX] = NLA_POLICY_MAX(NLA_U32, 7),
+	[TONIC_A_DEV_PARAM_VALUE] = { .type = NLA_U32, },
+};
+
 /* Ops table for tonic */
-const struct genl_ops tonic_nl_ops[10] = {
+const struct genl_ops tonic_nl_ops[11] = {
 	{
 		.cmd		= TONIC_CMD_DEV_GET,
 		.doit		= tonic_nl_dev_get_doit,
@@ -162,6 +170,13 @@ const struct genl_ops tonic_nl_ops[10] = {
 		.doit		= tonic_nl_tenant_del_doit,
 		.policy		= tonic_tenant_del_nl_policy,
 		.maxattr	= TONIC_A_TENANT_NAME,
+		.flags		= GENL_ADMIN_PERM,
+	},
+	{
+		.cmd		= TONIC_CMD_DEV_SET,
+		.doit		= tonic_nl_dev_set_doit,
+		.policy		= tonic_dev_set_nl_policy,
+		.maxattr	= TONIC_A_DEV_PARAM_VALUE,
 		.flags		= GENL_ADMIN_PERM,
 	},
 };

@@ -31,8 +31,10 @@ extern const struct nla_policy tonic_tenant_new_nl_policy[TONIC_A_TENANT_FIXED +
 
 extern const struct nla_policy tonic_tenant_del_nl_policy[TONIC_A_TENANT_NAME + 1];
 
+extern const struct nla_policy tonic_dev_set_nl_policy[TONIC_A_DEV_PARAM_VALUE + 1];
+
 /* Ops table for tonic */
-extern const struct genl_ops tonic_nl_ops[10];
+extern const struct genl_ops tonic_nl_ops[11];
 
 int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
@@ -48,6 +50,7 @@ int tonic_nl_tenant_get_dumpit(struct sk_buff *skb,
 			       struct netlink_callback *cb);
 int tonic_nl_tenant_new_doit(struct sk_buff *skb, struct genl_info *info);
 int tonic_nl_tenant_del_doit(struct sk_buff *skb, struct genl_info *info);
+int tonic_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
 
 enum {
 	TONIC_NLGRP_EVENTS,

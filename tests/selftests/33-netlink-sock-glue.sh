@@ -58,10 +58,48 @@ expect_err 1 "Operation not permitted" $UNPRIV nobody $TONIC flow set "$dev" "$i
 OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
 assert_eq "refused sets changed nothing" "$(jget '[0].param[1]')" 77
 
-# Toggle by 4-tuple: off (drains to software TCP), then on again.
+# The device's parameters for the flow's program: the host's to set; a live
+# flow takes those it did not set itself, and one it sets to 0 goes back
+# to the device's.
+prog=$(jget '[0].program')
+$TONIC dev set "$dev" prog "$prog" param 1 5 || ksft_fail "dev set param 1"
+$TONIC dev set "$dev" prog "$prog" param 2 9 || ksft_fail "dev set param 2"
+OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
+assert_eq "its own param 1 kept, the device's param 2 taken" \
+	"$(jget '[0].param[1]') $(jget '[0].param[2]')" "77 9"
+on h1 $TONIC flow set "$dev" "$id" param 1 0 || ksft_fail "flow set param 1 0"
+OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
+assert_eq "param 1 set to 0: the device's again" "$(jget '[0].param[1]')" 5
+jrun dev show "$dev"
+assert_eq "dev show: one program's parameters" \
+	"$(jget '[0].prog-param#') $(jget '[0].prog-param[0].program')" "1 $prog"
+OUT=$(printf '%s' "$OUT" | $J '[0].prog-param[0].param[1]' '[0].prog-param[0].param[2]' \
+	'[0].prog-param[0].param#' | tr '\n' ' ')
+assert_eq "dev show: its values" "$OUT" "5 9 8 "
+$TONIC dev show "$dev" | grep -q "params $prog 0,5,9,0,0,0,0,0" || ksft_fail "text: dev params"
+expect_err 1 "devices are the host's" on h1 $TONIC dev set "$dev" prog "$prog" param 1 6
+expect_err 1 "Operation not permitted" $UNPRIV nobody $TONIC dev set "$dev" prog "$prog" param 1 6
+expect_err 1 "does not run this program" $TONIC dev set "$dev" prog nosuch param 1 6
+expect_err 1 "no such Tonic device" $TONIC dev set nosuch prog "$prog" param 1 6
+expect_err 2 "param index" $TONIC dev set "$dev" prog "$prog" param 8 6
+expect_err 2 "dev set: DEV prog PROGRAM param INDEX VALUE" $TONIC dev set "$dev" prog "$prog"
+OUT=$(on h1 $TONIC -j flow show dev "$dev" id "$id") || ksft_fail "flow get"
+assert_eq "refused device sets changed nothing" "$(jget '[0].param[1]') $(jget '[0].param[2]')" "5 9"
+
+# Toggle by 4-tuple: off (drains to software TCP), then on again: the
+# flow added anew starts with the device's parameters.
 on h1 $TONIC sock offload off 10.0.0.1 "$lport" 10.0.0.2 5001 || ksft_fail "offload off"
 sleep 1
 on h1 $TONIC sock offload on 10.0.0.1 "$lport" 10.0.0.2 5001 || ksft_fail "offload on"
+OUT=$(on h1 $TONIC -j flow show) || ksft_fail "flow show"
+assert_eq "the re-added flow: the device's parameters" \
+	"$(jget '[0].param[0]'),$(jget '[0].param[1]'),$(jget '[0].param[2]')" "0,5,9"
+$TONIC dev set "$dev" prog "$prog" param 1 0 || ksft_fail "dev set param 1 0"
+$TONIC dev set "$dev" prog "$prog" param 2 0 || ksft_fail "dev set param 2 0"
+jrun dev show "$dev"
+assert_eq "all back to the program's defaults: no parameters shown" "$(jget '[0].prog-param#')" ""
+OUT=$(on h1 $TONIC -j flow show) || ksft_fail "flow show"
+assert_eq "...and the flow's are 0 again" "$(jget '[0].param[1]'),$(jget '[0].param[2]')" "0,0"
 jrun stats
 jget '.sockets.offloaded' > /dev/null || ksft_fail "socket counters"
 wait $xfer || ksft_fail "transfer: $(cat /tmp/xfer.out)"

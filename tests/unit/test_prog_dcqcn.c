@@ -4,7 +4,8 @@
  * alpha's decay by (1 - 1/256) per alpha-timer period, and the climb back:
  * five fast-recovery halvings towards Rt, then additive increase.  The
  * parameters (timer period, R_AI) and their independence of the cycle
- * length: the same microseconds give the same rates at 100 ns cycles.
+ * length: the same microseconds give the same rates at 100 ns cycles; the
+ * constants the paper fixes (g, F, K apart from T), which a device sets.
  */
 #include "prog_harness.h"
 
@@ -106,10 +107,77 @@ static void params(void)
 	ph_free(ph);
 }
 
+/* alpha's rise on a CNP, as an estimate from the cut it makes. */
+static u32 cut_alpha(struct ph *ph)
+{
+	u32 before = rate(ph), after;
+
+	ph_cnp(ph, 0);
+	ph_run(ph, 1);
+	after = rate(ph);
+	return (u32)(((u64)(before - after) << 17) / before);
+}
+
+/* param[4] g = 1/16, param[6] K = 100 us apart from T = 100 ms. */
+static void g_and_k(void)
+{
+	struct ph *ph = ph_new_ps(128, 100000);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_dcqcn);
+	u32 alpha = 65536, est, n;
+
+	c.param[0] = 100000;
+	c.param[4] = 4096;
+	c.param[6] = 100;
+	ph_add(ph, 0, &c);
+	ph_cnp(ph, 0);
+	ph_run(ph, 1);
+	/* Ten K periods (and a tick): alpha = (1 - g)^10 = 0.524, no increase yet. */
+	ph_run(ph, 10050);
+	for (n = 0; n < 10; n++)
+		alpha -= (u32)(((u64)alpha * 4096) >> 16);
+	is(rate(ph), LINE / 2, "no rate increase before T (100 ms)");
+	est = cut_alpha(ph);
+	ok(est + 700 >= alpha && est <= alpha + 700,
+	   "alpha decayed by g = 1/16 per K = 100 us: %u/65536 (model %u)", est, alpha);
+	/* That CNP raised alpha by g (1 - alpha): the next cut shows it. */
+	alpha += (65536 - alpha + 15) / 16;
+	est = cut_alpha(ph);
+	ok(est + 700 >= alpha && est <= alpha + 700,
+	   "a CNP raises alpha by g (1 - alpha): %u/65536 (model %u)", est, alpha);
+	ph_free(ph);
+}
+
+/* param[5] F = 2: two fast-recovery steps, then additive increase. */
+static void fast_recovery_steps(void)
+{
+	struct ph *ph = ph_new_ps(128, 100000);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_dcqcn);
+	u32 rc = LINE / 4, rt = LINE / 2, i;
+
+	c.param[0] = 300;
+	c.param[1] = 5000;
+	c.param[5] = 2;
+	ph_add(ph, 0, &c);
+	ph_cnp(ph, 0);
+	ph_run(ph, 1);
+	ph_cnp(ph, 0);
+	ph_run(ph, 2800);
+	for (i = 1; i <= 3; i++) {
+		ph_run(ph, 3000);
+		if (i > 2)
+			rt += 5000;
+		rc = (rc + rt + 1) / 2;
+		is(rate(ph), rc, "step %u: %s", i, i > 2 ? "additive increase" : "fast recovery");
+	}
+	ph_free(ph);
+}
+
 int main(void)
 {
 	cut_and_recover();
 	alpha_decay();
 	params();
+	g_and_k();
+	fast_recovery_steps();
 	return tap_done();
 }

@@ -16,22 +16,26 @@
  * Reliability is RoCE's go-back-N; the reaction point (tonic_dcqcn_*) is
  * also IRN's rate control in the irn-dcqcn program (irn.c).
  *
- * Parameters (cfg->param[], 0 = the paper's value), read on every call:
- * param[0] = the timer period in us, both K (alpha) and T (rate increase),
- * 55; param[1] = R_AI and param[2] = R_HAI in kbps, 40 and 400 Mb/s;
- * param[3] = the byte counter B in bytes, 10 MB.  The timers are checked
- * ten times per period.
+ * Parameters (cfg->param[], 0 = the paper's value), read on every call
+ * (a device sets them for all its flows, as a NIC keeps one set):
+ * param[0] = the rate-increase timer T in us, 55, and K unless param[6];
+ * param[1] = R_AI and param[2] = R_HAI in kbps, 40 and 400 Mb/s;
+ * param[3] = the byte counter B in bytes, 10 MB; param[4] = g in 1/65536,
+ * 256 (1/256); param[5] = F, the fast-recovery steps, 5; param[6] = the
+ * alpha-update period K in us, T.  The timers are checked ten times per
+ * the shorter period.
  */
 #include "../program.h"
 #include "programs.h"
 
 #define DCQCN_ALPHA_ONE		65536		/* Q16 */
-#define DCQCN_G_SHIFT		8		/* g = 1/256 */
+#define DCQCN_G			256		/* g = 1/256, Q16 */
 #define DCQCN_TIMER_US		55		/* K and T */
 #define DCQCN_TIMER_MAX_US	1000000
 #define DCQCN_TICKS		10		/* periodic() calls per timer period */
 #define DCQCN_B_BYTES		(10u << 20)	/* byte counter, 10 MB */
 #define DCQCN_F			5		/* fast-recovery steps */
+#define DCQCN_F_MAX		254		/* the stage counters stop at 255 */
 #define DCQCN_R_AI		40000		/* kbps: 40 Mb/s */
 #define DCQCN_R_HAI		400000		/* kbps: 400 Mb/s */
 #define DCQCN_R_MIN		1000		/* kbps: rate floor, ConnectX's rpg_min_rate default */
@@ -41,19 +45,37 @@ struct dcqcn_state {
 	struct tonic_rto rto;
 };
 
+/* T, the rate-increase timer. */
 static u32 dcqcn_timer_us(const struct tonic_prog_ctx *ctx)
 {
 	return tonic_prog_param(ctx, 0, DCQCN_TIMER_US, DCQCN_TIMER_MAX_US);
 }
 
+/* K, the alpha-update period: T unless set apart. */
+static u32 dcqcn_alpha_us(const struct tonic_prog_ctx *ctx)
+{
+	return tonic_prog_param(ctx, 6, dcqcn_timer_us(ctx), DCQCN_TIMER_MAX_US);
+}
+
+static u32 dcqcn_g(const struct tonic_prog_ctx *ctx)
+{
+	return tonic_prog_param(ctx, 4, DCQCN_G, DCQCN_ALPHA_ONE);
+}
+
+/* The engine calls periodic() DCQCN_TICKS times per the shorter clock. */
+static void dcqcn_period(struct tonic_prog_ctx *ctx)
+{
+	u32 t = dcqcn_timer_us(ctx), k = dcqcn_alpha_us(ctx);
+
+	ctx->period = (u32)tonic_us_cycles(ctx, t < k ? t : k) / DCQCN_TICKS;
+}
+
 /* Restart both clocks: the next alpha decay and rate increase are a period away. */
 static void dcqcn_clocks(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d, u32 now)
 {
-	u32 t = dcqcn_timer_us(ctx);
-
-	d->alpha_due = now + t;
-	d->rate_due = now + t;
-	ctx->period = (u32)tonic_us_cycles(ctx, t) / DCQCN_TICKS;
+	d->alpha_due = now + dcqcn_alpha_us(ctx);
+	d->rate_due = now + dcqcn_timer_us(ctx);
+	dcqcn_period(ctx);
 }
 
 void tonic_dcqcn_init(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
@@ -75,7 +97,8 @@ void tonic_dcqcn_cnp(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 	d->rt = rc;
 	rc -= (u32)(((u64)rc * d->alpha) >> (16 + 1));
 	ctx->rate_kbps = rc > DCQCN_R_MIN ? rc : DCQCN_R_MIN;
-	d->alpha += (DCQCN_ALPHA_ONE >> DCQCN_G_SHIFT) - (d->alpha >> DCQCN_G_SHIFT);
+	/* alpha = (1 - g) alpha + g, rounded up so that it reaches 1 */
+	d->alpha += (u32)(((u64)(DCQCN_ALPHA_ONE - d->alpha) * dcqcn_g(ctx) + 65535) >> 16);
 	/* A CNP restarts every clock: increase begins anew from fast recovery. */
 	dcqcn_clocks(ctx, d, (u32)tonic_time_us(ctx));
 	d->bytes = 0;
@@ -87,13 +110,13 @@ void tonic_dcqcn_cnp(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 /* One increase event from either clock; the flow's initial rate is the ceiling. */
 static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
-	u32 line = ctx->cfg->init_rate_kbps;
+	u32 line = ctx->cfg->init_rate_kbps, f = tonic_prog_param(ctx, 5, DCQCN_F, DCQCN_F_MAX);
 	u8 lo = d->t_stage < d->bc_stage ? d->t_stage : d->bc_stage;
 	u8 hi = d->t_stage < d->bc_stage ? d->bc_stage : d->t_stage;
 
-	if (lo > DCQCN_F)
-		d->rt += (lo - DCQCN_F) * tonic_prog_param(ctx, 2, DCQCN_R_HAI, line);
-	else if (hi > DCQCN_F)
+	if (lo > f)
+		d->rt += (lo - f) * tonic_prog_param(ctx, 2, DCQCN_R_HAI, line);
+	else if (hi > f)
 		d->rt += tonic_prog_param(ctx, 1, DCQCN_R_AI, line);
 	if (d->rt > line)
 		d->rt = line;
@@ -106,13 +129,13 @@ static void dcqcn_increase(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 void tonic_dcqcn_periodic(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 {
 	u32 now = (u32)tonic_time_us(ctx);
-	u32 t = dcqcn_timer_us(ctx), b = tonic_prog_param(ctx, 3, DCQCN_B_BYTES, ~0u);
+	u32 b = tonic_prog_param(ctx, 3, DCQCN_B_BYTES, ~0u);
 
 	/* A period changed on the live flow takes effect from here. */
-	ctx->period = (u32)tonic_us_cycles(ctx, t) / DCQCN_TICKS;
+	dcqcn_period(ctx);
 	if (!tonic_before(now, d->alpha_due)) {
-		d->alpha -= d->alpha >> DCQCN_G_SHIFT;
-		d->alpha_due = now + t;
+		d->alpha -= (u32)(((u64)d->alpha * dcqcn_g(ctx)) >> 16);
+		d->alpha_due = now + dcqcn_alpha_us(ctx);
 	}
 	if (!d->limited)
 		return;
@@ -124,7 +147,7 @@ void tonic_dcqcn_periodic(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 			d->bc_stage++;
 		dcqcn_increase(ctx, d);
 	} else if (!tonic_before(now, d->rate_due)) {
-		d->rate_due = now + t;
+		d->rate_due = now + dcqcn_timer_us(ctx);
 		if (d->t_stage < 255)
 			d->t_stage++;
 		dcqcn_increase(ctx, d);

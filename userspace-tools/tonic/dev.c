@@ -1,8 +1,40 @@
 // SPDX-License-Identifier: GPL-2.0
-/* tonic dev show [[dev] NAME] */
+/*
+ * tonic dev show [[dev] NAME]
+ * tonic dev set DEV prog PROGRAM param INDEX VALUE
+ */
 #include <stdio.h>
 #include <string.h>
 #include "tonic.h"
+
+/*
+ * One TONIC_A_DEV_PROG_PARAM nest: JSON {"program": P, "param": [...]},
+ * text "params P A,B,...".
+ */
+static void prog_param_print(struct nlattr *nest)
+{
+	struct nlattr *a;
+	int rem, n = 0;
+
+	out_begin_object();
+	nla_for_each_nested(a, nest, rem)
+		if (nla_type(a) == TONIC_A_PPARAM_PROGRAM) {
+			if (!json)
+				out_text("\n    params %s ", tn_str(a));
+			else
+				out_str("program", tn_str(a));
+		}
+	out_key_array("param");
+	nla_for_each_nested(a, nest, rem)
+		if (nla_type(a) == TONIC_A_PPARAM_PARAM) {
+			if (json)
+				out_array_u64(tn_u32(a));
+			else
+				out_text("%s%u", n++ ? "," : "", tn_u32(a));
+		}
+	out_end_array();
+	out_end_object();
+}
 
 static int dev_build(struct nl_msg *msg, void *arg)
 {
@@ -47,10 +79,54 @@ static int dev_reply(struct nlattr **tb, int cmd, void *arg)
 		if (nla_type(a) == TONIC_A_DEV_PROGRAM)
 			out_array_str(tn_str(a));
 	out_end_array();
+	if (tb[TONIC_A_DEV_PROG_PARAM]) {
+		out_key_array("prog_param");
+		nla_for_each_attr(a, genlmsg_attrdata(nlmsg_data(tn_cur_msg()), 0),
+				  genlmsg_attrlen(nlmsg_data(tn_cur_msg()), 0), rem)
+			if (nla_type(a) == TONIC_A_DEV_PROG_PARAM)
+				prog_param_print(a);
+		out_end_array();
+	}
 	out_end_object();
 	if (!json)
 		out_text("\n");
 	return 0;
+}
+
+struct dev_set_req {
+	const char *dev, *prog;
+	uint32_t idx, value;
+};
+
+static int dev_set_build(struct nl_msg *msg, void *arg)
+{
+	const struct dev_set_req *r = arg;
+
+	if (nla_put_string(msg, TONIC_A_DEV_NAME, r->dev) ||
+	    nla_put_string(msg, TONIC_A_DEV_PARAM_PROGRAM, r->prog) ||
+	    nla_put_u32(msg, TONIC_A_DEV_PARAM_INDEX, r->idx) ||
+	    nla_put_u32(msg, TONIC_A_DEV_PARAM_VALUE, r->value))
+		return -EMSGSIZE;
+	return 0;
+}
+
+/* tonic dev set DEV prog PROGRAM param INDEX VALUE */
+static int dev_set(int argc, char **argv)
+{
+	static const struct word prog[] = { { "prog", 0 }, { "program", 0 }, { NULL, 0 } };
+	static const struct word param[] = { { "param", 0 }, { NULL, 0 } };
+	struct dev_set_req r;
+
+	if (argc != 6 || match_word("dev set: key", argv[1], prog) < 0 ||
+	    match_word("dev set: key", argv[3], param) < 0)
+		usage_error("dev set: DEV prog PROGRAM param INDEX VALUE");
+	r.dev = argv[0];
+	r.prog = argv[2];
+	if (parse_u32("param index", argv[4], TONIC_PROG_PARAMS - 1, &r.idx) ||
+	    parse_u32("param value", argv[5], UINT32_MAX, &r.value))
+		return EXIT_USAGE;
+	return tn_request("dev set", TONIC_CMD_DEV_SET, false, TONIC_A_DEV_MAX, dev_set_build,
+			  NULL, &r);
 }
 
 int cmd_dev(int argc, char **argv)
@@ -59,7 +135,7 @@ int cmd_dev(int argc, char **argv)
 	int err;
 
 	static const struct word cmds[] = {
-		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { NULL, 0 }
+		{ "show", 0 }, { "list", 0 }, { "help", 1 }, { "set", 2 }, { NULL, 0 }
 	};
 
 	if (argc > 0) {
@@ -69,8 +145,11 @@ int cmd_dev(int argc, char **argv)
 			argv++;
 			break;
 		case 1:
-			printf("Usage: tonic dev show [[dev] NAME]\n");
+			printf("Usage: tonic dev show [[dev] NAME]\n"
+			       "       tonic dev set DEV prog PROGRAM param INDEX VALUE\n");
 			return 0;
+		case 2:
+			return dev_set(argc - 1, argv + 1);
 		default:
 			usage_error("dev: unknown command \"%s\" (try: tonic dev show)", argv[0]);
 		}
