@@ -69,7 +69,8 @@ run -h; [ "$RC" = 0 ] && case "$STDOUT" in *"-p, -pretty"*"-n, -netns NAME"*) tr
 	ok "-h: 0, lists -p and -n" || nok "-h: 0, lists -p and -n" "$RC $STDOUT"
 run h; [ "$RC" = 0 ] && case "$STDOUT" in *"Usage: tonic"*) true ;; *) false ;; esac &&
 	ok "object prefix h: help" || nok "object prefix h: help" "$RC $STDOUT"
-run dev help; [ "$RC" = 0 ] && [ "$STDOUT" = "Usage: tonic dev show [[dev] NAME]" ] &&
+run dev help; [ "$RC" = 0 ] && [ "$STDOUT" = "Usage: tonic dev show [[dev] NAME]
+       tonic dev set DEV prog PROGRAM param INDEX VALUE" ] &&
 	ok "dev help without the module" || nok "dev help without the module" "$RC $STDOUT $ERR"
 expect "-n with no such namespace" 1 'cannot open network namespace "tonic-no-such-ns"' \
 	-n tonic-no-such-ns dev show
@@ -84,6 +85,10 @@ expect "flow s: ambiguous (show, set)" 2 'flow: command "s" is ambiguous: show, 
 expect "flow sh: show (list is another word)" 2 'is not a number' flow sh id x
 expect "flow set: usage" 2 'flow set: DEV ID param INDEX VALUE' flow set soft0 1 param 2
 expect "flow set: index 0..7" 2 'param index: "8" is not a number in 0..7' flow set soft0 1 param 8 5
+expect "dev set: usage" 2 'dev set: DEV prog PROGRAM param INDEX VALUE' dev set soft0 prog dcqcn param 2
+expect "dev set: prog first" 2 'dev set: DEV prog PROGRAM param INDEX VALUE' dev set soft0 param 2 prog dcqcn 1
+expect "dev set: index 0..7" 2 'param index: "8" is not a number in 0..7' dev set soft0 prog dcqcn param 8 5
+expect "dev set: value" 2 'param value: "-1" is not a number' dev set soft0 prog dcqcn param 1 -1
 expect "tenant add: uid or cgroup" 2 'tenant add: give a uid or a cgroup' tenant add t1
 expect "tenant add: not both" 2 'tenant add: give a uid or a cgroup' tenant add t1 uid 1 cgroup /
 expect "tenant add: a cgroup directory" 2 'not a cgroup v2 directory' tenant add t1 cgroup /nonexistent
@@ -167,6 +172,10 @@ compcheck "set auto" "on off" tonic set auto ""
 compcheck "sock offload on|off" "on off" tonic so o ""
 compcheck "tenant commands" "show list add del help" tonic tenant ""
 compcheck "tenant add keys" "uid cgroup fixed" tonic tenant add t1 ""
+compcheck "dev commands" "show list set help" tonic dev ""
+compcheck "flow set: param" "param" tonic flow set soft0 1 ""
+compcheck "dev set: prog" "prog" tonic dev set soft0 ""
+compcheck "dev set: param" "param" tonic dev set soft0 prog dcqcn ""
 
 echo "1..$n" >> "$OUT"
 ! grep -q '^not ok' "$OUT"

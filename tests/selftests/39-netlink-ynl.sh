@@ -7,7 +7,8 @@
 # uapi header) and the sysctls.  dev-get do/dump, defaults-get/-set with a
 # limit of the generated policy, stats-get, flow-get dump/do of offloaded
 # IPv4 and IPv6 connections, the dump's all-netns scope (EPERM from a
-# namespace, with its message); tenant-new/-get/-del and their rules.
+# namespace, with its message); tenant-new/-get/-del and their rules;
+# dev-set and the parameters dev-get shows.
 # Each cli.py run costs seconds of python under TCG: about 250 s in all.
 # timeout: 480
 . /tests/lib.sh
@@ -75,6 +76,27 @@ pycheck "dev dump: the host view's counters (root in init_net)" \
 ynl --do dev-get --json '{"name": "soft0"}'
 pycheck "dev do soft0" 'y["name"] == "soft0" and y["backend"] == "soft" and "newreno" in y["program"]'
 ynl_err "no such Tonic device" --do dev-get --json '{"name": "nosuch"}'
+# The device's program parameters: dev-set's rules, then dev-get's nests as
+# tonic -j shows them.
+ynl_err "Numerical result out of range" --do dev-set --json \
+	'{"name": "soft0", "param-program": "dcqcn", "param-index": 8, "param-value": 1}'
+ynl_err "'miss-type': 'param-index'" --do dev-set --json '{"name": "soft0", "param-program": "dcqcn"}'
+ynl_err "does not run this program" --do dev-set --json \
+	'{"name": "soft0", "param-program": "nosuch", "param-index": 0, "param-value": 1}'
+ynl_err "no such Tonic device" --do dev-set --json \
+	'{"name": "nosuch", "param-program": "dcqcn", "param-index": 0, "param-value": 1}'
+ynl --do dev-set --json '{"name": "soft0", "param-program": "dcqcn", "param-index": 4, "param-value": 4096}'
+ynl --do dev-set --json '{"name": "soft0", "param-program": "ibcc", "param-index": 7, "param-value": 3}'
+ynl --do dev-get --json '{"name": "soft0"}'
+pycheck "dev-get: the parameters set, per program" \
+	'sorted((p["program"], p["param"]) for p in y["prog-param"]) ==
+	 [("dcqcn", [0, 0, 0, 0, 4096, 0, 0, 0]), ("ibcc", [0, 0, 0, 0, 0, 0, 0, 3])]'
+jrun dev show soft0
+pycheck "dev-get: tonic -j dev show has cli.py's prog-param" 't[0]["prog-param"] == y["prog-param"]'
+ynl --do dev-set --json '{"name": "soft0", "param-program": "dcqcn", "param-index": 4, "param-value": 0}'
+ynl --do dev-set --json '{"name": "soft0", "param-program": "ibcc", "param-index": 7, "param-value": 0}'
+ynl --do dev-get --json '{"name": "soft0"}'
+pycheck "dev-get: none left when all are 0 again" '"prog-param" not in y'
 ynl_err "Numerical result out of range" --do flow-get --json '{"dev": "soft0", "id": 5000}'
 
 # Defaults: what the sysctls say, and a set the sysctls see.
@@ -185,6 +207,8 @@ ynl --do tenant-new --json '{"name": "t1", "uid": 5, "fixed": 2}'
 ynl_err "tenant exists" --do tenant-new --json '{"name": "t1", "uid": 6}'
 cg=$(stat -c %i /sys/fs/cgroup)
 ynl --do tenant-new --json "{\"name\": \"t2\", \"cgroup\": $cg}"
+ynl_err on h1 "devices are the host's" --do dev-set --json \
+	'{"name": "soft0", "param-program": "dcqcn", "param-index": 0, "param-value": 1}'
 ynl_err on h1 "tenants are the host's" --do tenant-new --json '{"name": "t3", "uid": 7}'
 ynl_err on h1 "Operation not permitted" --dump tenant-get
 jrun tenant show

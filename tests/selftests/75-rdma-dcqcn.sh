@@ -19,13 +19,15 @@
 #    status 9, remote invalid request, after RED's drops).
 # The DCQCN timers and increase steps are scaled to the 40 Mb/s link and to
 # an emulated guest whose packet processing comes in bursts milliseconds
-# apart (tonic_rdma program_params: T = K = 5 ms, R_AI 1 Mb/s, R_HAI
-# 5 Mb/s); with the paper's 55 us timers the rate climbs back between
-# bursts of CNPs.
+# apart (T = K = 5 ms, R_AI 1 Mb/s, R_HAI 5 Mb/s); with the paper's 55 us
+# timers the rate climbs back between bursts of CNPs.  They are the Tonic
+# device's parameters (tonic dev set), as a NIC keeps one set of DCQCN
+# constants: the QPs' flows start with them.
 # perftest's side channel (TCP) goes through the loopback (rule pref 5), so
 # that the bottleneck carries RoCE only.
 # timeout: 600
 . /tests/rdma-lib.sh
+. /tests/netlink-lib.sh
 P=/sys/module/tonic_rdma/parameters
 
 # wbw NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID [N [SIZE]]: ib_write_bw,
@@ -54,7 +56,11 @@ echo "rxe: RED sent $xs marked $xm dropped $xd"
 $RDMA link del rxe0 && $RDMA link del rxe1 || ksft_fail "rdma link del rxe"
 RDMA_DEV_A=tonic0 RDMA_DEV_B=tonic1	# what rdma_teardown deletes
 
-rdma_program dcqcn 5000,1000,5000,0 || ksft_fail "tonic_rdma: program dcqcn"
+rdma_program dcqcn 0 || ksft_fail "tonic_rdma: program dcqcn"
+D=$($TONIC dev show | awk -F: '/^[^ ].* default( |$)/ { print $1 }')
+for p in 0:5000 1:1000 2:5000; do
+	$TONIC dev set "$D" prog dcqcn param ${p%:*} ${p#*:} || ksft_fail "dev set $D dcqcn param $p"
+done
 $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || ksft_fail "rdma link add tonic0"
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "rdma link add tonic1"
 rdma_wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
@@ -68,6 +74,7 @@ i=0 s0= s1=
 while [ $i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done /tmp/wbw-dcqcn.res; do
 	if [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
 		s0=$(rdma_flows dcqcn); t0=$(rdma_uptime_ms)
+		params=$($TONIC flow show prog dcqcn | grep -c ' param 5000,1000,5000,0,0,0,0,0')
 		sleep 1; s1=$(rdma_flows dcqcn); t1=$(rdma_uptime_ms)
 		break
 	fi
@@ -80,6 +87,7 @@ rdma_bg_ok /tmp/wbw-dcqcn.res || ksft_fail "ib_write_bw tonic0 -> tonic1 with dc
 echo "flows (segs_sent rate_kbps cnps) at t0:"; echo "$s0" | sed 's/^/    /'
 echo "                          $((t1 - t0)) ms later:"; echo "$s1" | sed 's/^/    /'
 [ "$(echo "$s1" | grep -c .)" = 2 ] || ksft_fail "the two dcqcn flows were not both seen during the transfer"
+assert_eq "both QPs' flows with the device's DCQCN parameters" "$params" 2
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
 $TC -s qdisc show dev $RDMA_NETDEV_A
@@ -134,6 +142,7 @@ echo "lost in the bottleneck: dcqcn dropped $dd, sent $ds; rxe dropped $xd, sent
 [ $((dd * xs * 10)) -le $((xd * ds)) ] ||
 	ksft_fail "dcqcn dropped $dd (sent $ds), not a tenth of rxe's share (dropped $xd, sent $xs)"
 
+for p in 0 1 2; do $TONIC dev set "$D" prog dcqcn param $p 0 || ksft_fail "dev set $D param $p 0"; done
 rdma_netem_del
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"

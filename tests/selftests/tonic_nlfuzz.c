@@ -195,7 +195,8 @@ static int get_defaults(char *out, int outlen)
 static int max_attr(uint8_t cmd)
 {
 	switch (cmd) {
-	case TONIC_CMD_DEV_GET: return TONIC_A_DEV_MAX;
+	case TONIC_CMD_DEV_GET:
+	case TONIC_CMD_DEV_SET: return TONIC_A_DEV_MAX;
 	case TONIC_CMD_FLOW_GET:
 	case TONIC_CMD_FLOW_SET: return TONIC_A_FLOW_MAX;
 	case TONIC_CMD_STATS_GET: return TONIC_A_STATS_MAX;
@@ -295,6 +296,10 @@ static const struct fattr fattrs[] = {
 	{ TONIC_CMD_TENANT_NEW, TONIC_A_TENANT_CGROUP, K_U64 },
 	{ TONIC_CMD_TENANT_NEW, TONIC_A_TENANT_FIXED, K_U32 },
 	{ TONIC_CMD_TENANT_DEL, TONIC_A_TENANT_NAME, K_STR },
+	{ TONIC_CMD_DEV_SET, TONIC_A_DEV_NAME, K_STR },
+	{ TONIC_CMD_DEV_SET, TONIC_A_DEV_PARAM_PROGRAM, K_STR },
+	{ TONIC_CMD_DEV_SET, TONIC_A_DEV_PARAM_INDEX, K_U32 },
+	{ TONIC_CMD_DEV_SET, TONIC_A_DEV_PARAM_VALUE, K_U32 },
 };
 
 static void near_valid(struct msg *m, uint8_t cmd)
@@ -360,7 +365,7 @@ static void one(int fd, bool unpriv)
 		flags |= rnd() & 0x0f00;
 	m_init(&m, fam, flags, cmd, rnd() % 8 ? 1 : rnd());
 	near = (cmd >= 1 && cmd <= TONIC_CMD_SOCK_OFFLOAD) || cmd == TONIC_CMD_FLOW_SET ||
-	       (cmd >= TONIC_CMD_TENANT_GET && cmd <= TONIC_CMD_TENANT_DEL);
+	       (cmd >= TONIC_CMD_TENANT_GET && cmd <= TONIC_CMD_DEV_SET);
 	if (rnd() % 2 && near) {
 		if (rnd() % 4 && !(cmd == TONIC_CMD_DEV_GET || cmd == TONIC_CMD_FLOW_GET)) {
 			/* doit-only commands: drop the dump flag most of the time */
@@ -410,14 +415,15 @@ static void one(int fd, bool unpriv)
 	}
 	if (unpriv && !dump && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_SOCK_OFFLOAD ||
 				cmd == TONIC_CMD_FLOW_SET || cmd == TONIC_CMD_TENANT_NEW ||
-				cmd == TONIC_CMD_TENANT_DEL) &&
+				cmd == TONIC_CMD_TENANT_DEL || cmd == TONIC_CMD_DEV_SET) &&
 	    err != -EPERM && err != -EINVAL && err != -EOPNOTSUPP) {
 		/* Malformed headers may be refused before the permission check. */
 		printf("# unprivileged cmd %u got %d, not EPERM\n", cmd, err);
 		eperm_bad++;
 	}
 	if (unpriv && err == 0 && (cmd == TONIC_CMD_DEFAULTS_SET || cmd == TONIC_CMD_FLOW_SET ||
-				   cmd == TONIC_CMD_TENANT_NEW || cmd == TONIC_CMD_TENANT_DEL) &&
+				   cmd == TONIC_CMD_TENANT_NEW || cmd == TONIC_CMD_TENANT_DEL ||
+				   cmd == TONIC_CMD_DEV_SET) &&
 	    !dump) {
 		printf("# unprivileged cmd %u succeeded\n", cmd);
 		eperm_bad++;

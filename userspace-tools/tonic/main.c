@@ -20,7 +20,9 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: tonic [OPTIONS] OBJECT COMMAND [ARGS]\n"
 		"  tonic dev show [[dev] NAME]\n"
+		"  tonic dev set DEV prog PROGRAM param INDEX VALUE\n"
 		"  tonic flow show [dev NAME] [id N] [prog PROGRAM] [netns all]\n"
+		"  tonic flow set DEV ID param INDEX VALUE\n"
 		"  tonic stats [dev NAME]\n"
 		"  tonic set [prog PROGRAM] [seg BYTES] [delay US] [auto on|off]\n"
 		"  tonic defaults show\n"
