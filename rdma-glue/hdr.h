@@ -79,7 +79,9 @@ struct trd_bth {
  *  - IRN on a request packet: IRN framing.  A WRITE's packets each carry
  *    a RETH (the packet's own address, the rkey, the bytes of the message
  *    from this packet on); opcodes without a RETH of their own carry it
- *    before the payload.  A SEND's packets each carry struct
+ *    before the payload, and the last packet of a WRITE with immediate
+ *    then struct trd_irn_send: the receive WQE it takes (recv_WQE_SN)
+ *    and the message's length.  A SEND's packets each carry struct
  *    trd_irn_send before the payload (IRN's recv_WQE_SN, and the offset).
  *    The responder places such a packet at once, in order or not, and
  *    NAKs one out of order with the cumulative ack (the BTH's PSN, as a
@@ -93,7 +95,9 @@ struct trd_bth {
  * Before the payload of an IRN-framed SEND packet: the receive WQE it
  * lands in, as the count of receive-consuming messages (SEND, WRITE with
  * immediate) the requester sent on the QP before its message, and the
- * packet's offset in the message.
+ * packet's offset in the message.  After the RETH of the last packet of
+ * an IRN-framed WRITE with immediate: the receive WQE it takes, and (in
+ * off) the message's length, which its completion reports.
  */
 struct trd_irn_send {
 	__be32 wqe_sn;

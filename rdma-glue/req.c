@@ -153,20 +153,20 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	/*
 	 * IRN framing, decided when its first packet is built (WQEs posted
 	 * before the peer's first answer get it too): a WRITE's packets each
-	 * carry a RETH, before the payload if not in the header; a SEND's
+	 * carry a RETH, before the payload if not in the header, and the last
+	 * of one with immediate its receive WQE and length after it; a SEND's
 	 * its receive WQE and offset (hdr.h).
 	 */
 	if (!wqe->started) {
 		wqe->started = true;
-		wqe->irn = qp->irn_peer && (wqe->opcode == IB_WR_RDMA_WRITE ||
-					    wqe->opcode == IB_WR_SEND ||
-					    wqe->opcode == IB_WR_SEND_WITH_IMM);
+		wqe->irn = qp->irn_peer && wqe->opcode != IB_WR_RDMA_READ;
 	}
 	irn_ext = 0;
 	if (wqe->irn && trd_op_is_send(op))
 		irn_ext = sizeof(struct trd_irn_send);
-	else if (wqe->irn && !trd_op_has_reth(op))
-		irn_ext = sizeof(struct trd_reth);
+	else if (wqe->irn)
+		irn_ext = (trd_op_has_reth(op) ? 0 : sizeof(struct trd_reth)) +
+			  (trd_op_has_imm(op) ? sizeof(struct trd_irn_send) : 0);
 
 	skb = trd_pkt_alloc(qp, op, psn, ackreq, irn_ext + paylen, &ext, &pay);
 	if (!skb)
@@ -181,11 +181,18 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 
 		is->wqe_sn = htonl(wqe->rsn);
 		is->off = htonl(off);
-	} else if (irn_ext) {
-		reth = pay;
 	} else if (trd_op_has_reth(op)) {
 		reth = ext;
 		ext = reth + 1;
+	} else if (wqe->irn) {
+		reth = pay;
+	}
+	/* A WRITE with immediate's end: the receive it takes, the message's length. */
+	if (wqe->irn && trd_op_is_write(op) && trd_op_has_imm(op)) {
+		struct trd_irn_send *is = pay + irn_ext - sizeof(*is);
+
+		is->wqe_sn = htonl(wqe->rsn);
+		is->off = htonl(wqe->length);
 	}
 	pay += irn_ext;
 	if (reth) {

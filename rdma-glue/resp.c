@@ -227,21 +227,25 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
  * a full MTU and no pad while more than an MTU is left, else exactly what
  * is left, padded, and the opcode says last exactly then; the MR, access
  * and range of its own bytes.  @pay and @len include the RETH that
- * opcodes without one carry first.  0 when placed, else the NAK code.
+ * opcodes without one carry first, and the receive and length the end of
+ * a WRITE with immediate carries after it.  0 when placed, else the NAK
+ * code.
  */
 static int trd_resp_irn_place(struct trd_qp *qp, const struct trd_bth *bth, void *pay, u32 len)
 {
+	u32 at = trd_op_has_imm(bth->opcode) ? sizeof(struct trd_irn_send) : 0;
 	const struct trd_reth *reth = trd_pkt_ext(bth);
 	u8 op = bth->opcode;
 	u32 rlen;
 
 	if (!trd_op_has_reth(op)) {
-		if (len < sizeof(*reth))
-			return TRD_NAK_INVALID_REQ;
 		reth = pay;
-		pay += sizeof(*reth);
-		len -= sizeof(*reth);
+		at += sizeof(*reth);
 	}
+	if (len < at)
+		return TRD_NAK_INVALID_REQ;
+	pay += at;
+	len -= at;
 	rlen = be32_to_cpu(reth->len);
 	if (!trd_resp_write_len_ok(qp, bth, rlen, len) || trd_op_is_last(op) != (rlen <= qp->mtu))
 		return TRD_NAK_INVALID_REQ;
@@ -251,16 +255,46 @@ static int trd_resp_irn_place(struct trd_qp *qp, const struct trd_bth *bth, void
 	return 0;
 }
 
-/*
- * IRN framing: a plain WRITE packet (not one with immediate: that takes a
- * receive WQE it does not name) or a SEND packet.
- */
+/* IRN framing: a WRITE or a SEND packet. */
 static bool trd_resp_irn_framed(const struct trd_bth *bth)
 {
 	u8 op = bth->opcode;
 
-	return (ntohl(bth->qpn) & TRD_BTH_IRN) &&
-	       ((trd_op_is_write(op) && !trd_op_has_imm(op)) || trd_op_is_send(op));
+	return (ntohl(bth->qpn) & TRD_BTH_IRN) && (trd_op_is_write(op) || trd_op_is_send(op));
+}
+
+/*
+ * The last packet of an IRN-framed WRITE with immediate: the receive WQE
+ * it takes and the message's length, after its RETH; false: too short.
+ */
+static bool trd_resp_irn_wimm_hdr(const struct trd_bth *bth, u32 len, u32 *sn, u32 *mlen)
+{
+	u32 at = trd_op_has_reth(bth->opcode) ? 0 : sizeof(struct trd_reth);
+	const struct trd_irn_send *is = trd_pkt_payload(bth) + at;
+
+	if (len < at + sizeof(*is))
+		return false;
+	*sn = ntohl(is->wqe_sn);
+	*mlen = ntohl(is->off);
+	return true;
+}
+
+/* A WRITE with immediate's immediate: after the RETH of an ONLY packet. */
+static __be32 trd_resp_write_imm(const struct trd_bth *bth)
+{
+	const void *ext = trd_pkt_ext(bth);
+
+	if (trd_op_has_reth(bth->opcode))
+		ext += sizeof(struct trd_reth);
+	return ((const struct trd_immdt *)ext)->imm;
+}
+
+/* It takes the receive WQE now (in order, or when epsn passes it). */
+static void trd_resp_irn_wimm_done(struct trd_qp *qp, u32 mlen, __be32 imm)
+{
+	trd_resp_take_rwqe(qp);
+	trd_recv_wc(qp, &qp->rwqe, IB_WC_SUCCESS, IB_WC_RECV_RDMA_WITH_IMM, mlen, &imm);
+	qp->in_recv = false;
 }
 
 /* An IRN-framed SEND packet's receive WQE number and offset; false: too short. */
@@ -316,6 +350,27 @@ static int trd_resp_irn_send_place(struct trd_qp *qp, const struct trd_bth *bth,
 }
 
 /*
+ * The end of a WRITE with immediate out of order: for @slot, the receive
+ * WQE it takes when epsn passes it, which must be posted already (else it
+ * is dropped, and in order gets its RNR NAK), the length and immediate of
+ * the completion.
+ */
+static bool trd_resp_irn_wimm_slot(struct trd_qp *qp, const struct trd_bth *bth, u32 len,
+				   struct trd_irn_slot *slot)
+{
+	u32 sn, mlen;
+
+	if (!trd_resp_irn_wimm_hdr(bth, len, &sn, &mlen) ||
+	    sn - qp->rq.cons >= qp->rq.prod - qp->rq.cons)
+		return false;
+	slot->sn = sn;
+	slot->end = mlen;
+	slot->imm = trd_resp_write_imm(bth);
+	slot->flags |= TRD_IRN_WIMM;
+	return true;
+}
+
+/*
  * An IRN-framed packet at the expected PSN: a WRITE placed, a SEND taken
  * as RC takes one (its offset must be where the message is), or the NAK
  * that fails the QP.
@@ -329,6 +384,23 @@ static struct sk_buff *trd_resp_irn_in_order(struct trd_qp *qp, struct sk_buff *
 
 	if (trd_op_is_first(op) && (qp->in_recv || qp->wrkey))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);	/* inside a message */
+	/* A WRITE with immediate: RNR before anything of its end is kept. */
+	if (trd_op_is_write(op) && trd_op_has_imm(op)) {
+		u32 mlen;
+
+		if (qp->in_recv || !trd_resp_irn_wimm_hdr(bth, len, &sn, &mlen) ||
+		    sn != qp->rq.cons)
+			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
+		if (qp->rq.cons == qp->rq.prod) {
+			trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
+			return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
+		}
+		code = trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), len);
+		if (code)
+			return trd_resp_fail(qp, code, psn);
+		trd_resp_irn_wimm_done(qp, mlen, trd_resp_write_imm(bth));
+		return NULL;
+	}
 	if (trd_op_is_send(op)) {
 		bool first = trd_op_is_first(op);
 
@@ -366,6 +438,8 @@ static struct sk_buff *trd_resp_irn_ooo(struct trd_qp *qp, struct sk_buff *skb,
 	memset(slot, 0, sizeof(*slot));
 	if (trd_op_is_send(op))
 		err = trd_resp_irn_send_place(qp, bth, len, slot);
+	else if (trd_op_has_imm(op) && !trd_resp_irn_wimm_slot(qp, bth, len, slot))
+		err = -ENOENT;
 	else
 		err = trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), len);
 	if (err) {
@@ -421,6 +495,11 @@ static int trd_resp_irn_advance(struct trd_qp *qp, u32 from)
 
 		if ((slot->flags & TRD_IRN_SEND) && !trd_resp_irn_send_pass(qp, slot))
 			return -EPROTO;
+		if (slot->flags & TRD_IRN_WIMM) {
+			if (qp->in_recv || qp->wrkey || slot->sn != qp->rq.cons)
+				return -EPROTO;
+			trd_resp_irn_wimm_done(qp, slot->end, slot->imm);
+		}
 		if (slot->flags & TRD_IRN_LAST)
 			qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
 		qp->epsn = trd_psn_add(qp->epsn, 1);

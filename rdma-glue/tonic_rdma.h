@@ -178,12 +178,13 @@ struct trd_rq {
 /*
  * A packet the responder placed out of order (IRN): what happens when the
  * expected PSN passes it -- a SEND's receive WQE is taken (FIRST) and
- * completed (LAST, end bytes, with imm), any message's end counts in the
- * MSN.
+ * completed (LAST, end bytes, with imm); a WRITE with immediate's is
+ * taken and completed (WIMM, end: the message's length); any message's
+ * end counts in the MSN.
  */
 struct trd_irn_slot {
-	u32 end;			/* SEND: offset + length of the packet */
-	u32 sn;				/* SEND: its receive WQE's number (rq.cons when taken) */
+	u32 end;			/* SEND: offset + length of the packet; WIMM: see above */
+	u32 sn;				/* its receive WQE's number (rq.cons when taken) */
 	__be32 imm;
 	u8 flags;			/* TRD_IRN_* */
 };
@@ -192,6 +193,7 @@ struct trd_irn_slot {
 #define TRD_IRN_LAST		0x2
 #define TRD_IRN_IMM		0x4
 #define TRD_IRN_SEND		0x8
+#define TRD_IRN_WIMM		0x10
 
 struct trd_qp {
 	struct ib_qp ib;

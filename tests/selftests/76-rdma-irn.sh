@@ -6,7 +6,8 @@
 # NAKed with the cumulative ack and its own PSN, resent selectively.
 #  * tonic0 -> tonic1, data checked (tonic_rdma_xfer: WRITEs and READs),
 #    clean, at 1 % loss with reordering and at 5 % loss: packets were
-#    placed out of order and IRN NAKs counted on both ends.
+#    placed out of order and IRN NAKs counted on both ends.  The same with
+#    WRITEs with immediate at 5 % loss, every receive's completion checked.
 #  * ib_write_bw at 1 % loss, IRN and rc (go-back-N) in the same run:
 #    packets resent per data packet netem dropped.  IRN resends about one
 #    per loss, go-back-N the rest of its window each time: asserted that
@@ -15,7 +16,7 @@
 #  * SENDs on irn QPs (ibv_rc_pingpong, data checked) at 1 % loss: IRN-
 #    framed too, placed out of order into the receive they name.
 #  * tonic0 (irn) <-> rxe1, both roles, clean and at 1 % loss, data
-#    checked: rxe never answers IRN_CAP, so nothing IRN-framed reaches it,
+#    checked, WRITEs with immediate in one of each: rxe never answers IRN_CAP, so nothing IRN-framed reaches it,
 #    and its go-back-N NAKs make the irn program go back N.
 # timeout: 900
 . /tests/rdma-lib.sh
@@ -79,6 +80,16 @@ placed=$(rdma_counter tonic1 irn_ooo_placed)
 [ "$(rdma_counter tonic1 irn_nak_sent)" -ge "$placed" ] ||
 	ksft_fail "tonic1 NAKed fewer packets than it placed out of order"
 [ "$(rdma_counter tonic0 irn_nak_rcvd)" -gt 0 ] || ksft_fail "tonic0 received no IRN NAK"
+# WRITEs with immediate, IRN-framed too (the end of each names the receive
+# it takes): placed out of order, each receive completed in order with its
+# immediate and length (tonic_rdma_xfer -i checks them).  Two packets a
+# message, so that many ends arrive out of order.
+placed=$(rdma_counter tonic1 irn_ooo_placed)
+rdma_xfer irn-imm-loss5 tonic1 $G1 tonic0 $G0 -s 65536 -m 2048 -n 4 -i ||
+	ksft_fail "tonic_rdma_xfer -i (WRITE with immediate), irn, 5 % loss"
+echo "irn-imm-loss5: $(($(rdma_counter tonic1 irn_ooo_placed) - placed)) placed out of order"
+[ "$(rdma_counter tonic1 irn_ooo_placed)" -gt "$placed" ] ||
+	ksft_fail "no WRITE-with-immediate packet placed out of order"
 
 # IRN against go-back-N, write bandwidth at 1 % loss (both directions).
 rdma_netem loss 1%
@@ -117,7 +128,7 @@ $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add r
 RDMA_DEV_B=rxe1
 rdma_wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
 nak0=$(rdma_counter tonic0 irn_nak_rcvd) ooo0=$(rdma_counter tonic0 irn_ooo_placed)
-rdma_xfer irn-rxe-srv rxe1 $GR tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
+rdma_xfer irn-rxe-srv rxe1 $GR tonic0 $G0 -s 1048576 -m 65536 -n 3 -i ||
 	ksft_fail "tonic_rdma_xfer tonic0 (irn) -> rxe1"
 rdma_xfer irn-tonic-srv tonic0 $G0 rxe1 $GR -s 1048576 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer rxe1 -> tonic0 (irn)"
@@ -125,7 +136,7 @@ rdma_netem loss 1%
 mark tonic0
 rdma_xfer irn-rxe-loss rxe1 $GR tonic0 $G0 -s 262144 -m 65536 -n 8 ||
 	ksft_fail "tonic_rdma_xfer tonic0 (irn) -> rxe1 at 1 % loss"
-rdma_xfer irn-tonic-loss tonic0 $G0 rxe1 $GR -s 262144 -m 65536 -n 4 ||
+rdma_xfer irn-tonic-loss tonic0 $G0 rxe1 $GR -s 262144 -m 65536 -n 4 -i ||
 	ksft_fail "tonic_rdma_xfer rxe1 -> tonic0 (irn) at 1 % loss"
 [ "$(rdma_counter tonic0 irn_nak_rcvd)" = "$nak0" ] || ksft_fail "tonic0 took an IRN NAK from rxe"
 [ "$(rdma_counter tonic0 irn_ooo_placed)" = "$ooo0" ] ||

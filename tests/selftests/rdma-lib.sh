@@ -461,7 +461,7 @@ rdma_xfer() {
 	rdma_run "$_n" 240 18516 "/usr/bin/tonic_rdma_xfer -d $_sd -g $_sg $*" \
 		"/usr/bin/tonic_rdma_xfer -d $_cd -g $_cg $* $RDMA_B" > /tmp/$_n.out
 	_r=$?
-	grep -h "data" /tmp/$_n.client /tmp/$_n.server
+	grep -h "data\|immediate" /tmp/$_n.client /tmp/$_n.server
 	[ $_r = 0 ] || cat /tmp/$_n.out
 	return $_r
 }

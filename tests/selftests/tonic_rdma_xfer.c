@@ -3,7 +3,7 @@
  * tonic_rdma_xfer: RDMA WRITE and RDMA READ with the data checked, between
  * two RC QPs connected over a TCP side channel (as ibv_rc_pingpong does).
  *
- *   server: tonic_rdma_xfer -d DEV -g GIDX [-p PORT] [-s BYTES] [-m MSG] [-n ROUNDS]
+ *   server: tonic_rdma_xfer -d DEV -g GIDX [-p PORT] [-s BYTES] [-m MSG] [-n ROUNDS] [-i]
  *   client: the same options and the server's IPv4 address
  *
  * Each side registers 2 x BYTES (remote read and write): the first half a
@@ -14,6 +14,11 @@
  * read.  At the end it tells the server the last round, and the server
  * checks what was written.  Exit 0 only when every byte matched and every
  * completion succeeded; prints the bytes moved and the time.
+ *
+ * -i (both sides): the WRITEs carry immediate data, the chunk's number
+ * counted over all rounds; the server keeps receives posted and checks
+ * each completion: RECV_RDMA_WITH_IMM, in order (the immediates count up),
+ * with the chunk's length.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -40,6 +45,7 @@ struct peer {
 static const char *dev_name;
 static int gidx = 1, port = 18516, rounds = 10;
 static size_t bytes = 1 << 20, msg = 65536;
+static int imm;
 
 static void die(const char *what)
 {
@@ -149,7 +155,7 @@ static void connect_qp(struct ibv_qp *qp, const struct peer *me, const struct pe
 
 /* One round: every chunk written and read; 0 when every completion succeeded. */
 static int round_trip(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, uint8_t *buf,
-		      const struct peer *p)
+		      const struct peer *p, uint32_t *seq)
 {
 	size_t chunks = (bytes + msg - 1) / msg, posted = 0, done = 0, total = 2 * chunks;
 	time_t t0 = time(NULL);
@@ -169,7 +175,9 @@ static int round_trip(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, u
 				.wr_id = posted,
 				.sg_list = &sge,
 				.num_sge = 1,
-				.opcode = rd ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE,
+				.opcode = rd ? IBV_WR_RDMA_READ :
+					  imm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE,
+				.imm_data = htonl(*seq + j),
 				.send_flags = IBV_SEND_SIGNALED,
 				.wr.rdma.remote_addr = p->va + (rd ? 0 : bytes) + off,
 				.wr.rdma.rkey = p->rkey,
@@ -197,6 +205,56 @@ static int round_trip(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, u
 			return -1;
 		}
 	}
+	*seq += chunks;
+	return 0;
+}
+
+static void post_recv(struct ibv_qp *qp, uint64_t id)
+{
+	struct ibv_recv_wr wr = { .wr_id = id }, *bad;
+
+	if (ibv_post_recv(qp, &wr, &bad))
+		die("post_recv");
+}
+
+/*
+ * -i, the server: every WRITE's completion, in order: RECV_RDMA_WITH_IMM
+ * with the chunk's number and length.  0 when all @rounds rounds' came.
+ */
+static int imm_recvs(struct ibv_qp *qp, struct ibv_cq *cq)
+{
+	size_t chunks = (bytes + msg - 1) / msg, n = chunks * rounds, got = 0, j, len;
+	time_t t0 = time(NULL);
+	struct ibv_wc wc;
+	int r;
+
+	while (got < n) {
+		r = ibv_poll_cq(cq, 1, &wc);
+		if (r < 0)
+			die("poll_cq");
+		if (!r) {
+			if (time(NULL) - t0 > 120) {
+				fprintf(stderr, "tonic_rdma_xfer: %zu of %zu receives in 120 s\n",
+					got, n);
+				return -1;
+			}
+			continue;
+		}
+		t0 = time(NULL);
+		j = got % chunks;
+		len = bytes - j * msg < msg ? bytes - j * msg : msg;
+
+		if (wc.status != IBV_WC_SUCCESS || wc.opcode != IBV_WC_RECV_RDMA_WITH_IMM ||
+		    !(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != got ||
+		    wc.byte_len != len) {
+			fprintf(stderr, "tonic_rdma_xfer: receive %zu: %s, opcode %d, imm %u, %u B (want %zu)\n",
+				got, ibv_wc_status_str(wc.status), wc.opcode,
+				ntohl(wc.imm_data), wc.byte_len, len);
+			return -1;
+		}
+		got++;
+		post_recv(qp, got);
+	}
 	return 0;
 }
 
@@ -213,9 +271,10 @@ int main(int argc, char **argv)
 	const char *server;
 	struct timespec t0, t1;
 	uint8_t *buf;
+	uint32_t seq = 0;
 	int c, fd, r, last = -1, err = 0;
 
-	while ((c = getopt(argc, argv, "d:g:p:s:m:n:")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:p:s:m:n:i")) != -1) {
 		switch (c) {
 		case 'd': dev_name = optarg; break;
 		case 'g': gidx = atoi(optarg); break;
@@ -223,8 +282,9 @@ int main(int argc, char **argv)
 		case 's': bytes = strtoul(optarg, NULL, 0); break;
 		case 'm': msg = strtoul(optarg, NULL, 0); break;
 		case 'n': rounds = atoi(optarg); break;
+		case 'i': imm = 1; break;
 		default:
-			fprintf(stderr, "usage: tonic_rdma_xfer -d DEV [-g GIDX] [-p PORT] [-s BYTES] [-m MSG] [-n ROUNDS] [SERVER]\n");
+			fprintf(stderr, "usage: tonic_rdma_xfer -d DEV [-g GIDX] [-p PORT] [-s BYTES] [-m MSG] [-n ROUNDS] [-i] [SERVER]\n");
 			return 2;
 		}
 	}
@@ -256,7 +316,7 @@ int main(int argc, char **argv)
 	struct ibv_qp_init_attr ia = {
 		.send_cq = cq,
 		.recv_cq = cq,
-		.cap = { .max_send_wr = DEPTH, .max_recv_wr = 1, .max_send_sge = 1,
+		.cap = { .max_send_wr = DEPTH, .max_recv_wr = DEPTH, .max_send_sge = 1,
 			 .max_recv_sge = 1 },
 		.qp_type = IBV_QPT_RC,
 	};
@@ -275,12 +335,18 @@ int main(int argc, char **argv)
 	fd = side_channel(server);
 	xchg(fd, &me, &p, sizeof(me));
 	connect_qp(qp, &me, &p);
+	for (r = 0; imm && !server && r < DEPTH; r++)
+		post_recv(qp, 0);
 	xchg(fd, &err, &r, sizeof(err));		/* both at RTS */
 
 	if (!server) {
+		if (imm && imm_recvs(qp, cq))
+			err = -1;
+		printf("server: receives with immediate: %s\n", !imm ? "none" : err ? "WRONG" : "ok");
 		/* The client's last round, after its work: then the check. */
 		xchg(fd, &err, &last, sizeof(err));
-		err = last >= 0 ? check(buf + bytes, bytes, last + 2, "written by the peer") : -1;
+		if (!err)
+			err = last >= 0 ? check(buf + bytes, bytes, last + 2, "written by the peer") : -1;
 		printf("server: data written by the peer: %s\n", err ? "WRONG" : "ok");
 		xchg(fd, &err, &r, sizeof(err));
 		return err || r ? 1 : 0;
@@ -289,7 +355,7 @@ int main(int argc, char **argv)
 	for (r = 0; r < rounds && !err; r++) {
 		fill(buf, bytes, r + 2);
 		memset(buf + bytes, 0, bytes);
-		err = round_trip(qp, cq, mr, buf, &p);
+		err = round_trip(qp, cq, mr, buf, &p, &seq);
 		if (!err)
 			err = check(buf + bytes, bytes, 1, "read from the peer");
 		if (!err)
