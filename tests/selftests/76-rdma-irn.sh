@@ -16,8 +16,9 @@
 #  * SENDs on irn QPs (ibv_rc_pingpong, data checked) at 1 % loss: IRN-
 #    framed too, placed out of order into the receive they name.
 #  * tonic0 (irn) <-> rxe1, both roles, clean and at 1 % loss, data
-#    checked, WRITEs with immediate in one of each: rxe never answers IRN_CAP, so nothing IRN-framed reaches it,
-#    and its go-back-N NAKs make the irn program go back N.
+#    checked, WRITEs with immediate in one of each: rxe never answers
+#    IRN_CAP, so nothing IRN-framed reaches it, and its go-back-N NAKs
+#    make the irn program go back N.
 # timeout: 900
 . /tests/rdma-lib.sh
 RDMA_DEV_A=tonic0
