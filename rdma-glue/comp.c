@@ -7,6 +7,10 @@
  * TONIC_PKT_NACK, after which the flow's program goes back N -- or, from
  * an IRN responder (TRD_BTH_IRN_CAP, hdr.h), with the PSN that triggered
  * it, which the responder kept: an IRN program then resends selectively.
+ * How far the peer answered (ack_psn) and how far that completes
+ * (comp_psn) differ by READ responses that have not arrived: comp_psn
+ * passes a READ's PSNs only as its responses come, in order or, toward an
+ * IRN peer, placed out of order (rd_placed).
  * The flow reports how far the acknowledgement reached (TONIC_NOTE_ACKED):
  * WQEs whose last packet is before it complete.  When it gives up
  * (timeouts, TONIC_NOTE_FAILED) the oldest WQE completes with
@@ -91,39 +95,85 @@ static void trd_comp_fail(struct trd_qp *qp, enum ib_wc_status st)
 	trd_qp_error(qp);
 }
 
-/*
- * The peer answered every PSN before @upto (an ACK, a NAK's PSN, a READ
- * response's implicit acknowledgement); the lock held.  A READ before it
- * whose responses did not all arrive lost them: the flow gets a NACK for
- * the first one missing (*@type), once per gap.  Returns how far the
- * acknowledgement goes.
- */
-static u32 trd_comp_answered(struct trd_qp *qp, u32 upto, u32 *type)
+/* IRN: the READ response @psn arrived (before comp_psn, or placed past it); the lock held. */
+bool trd_comp_read_arrived(const struct trd_qp *qp, u32 psn)
 {
-	u32 i, end, from;
+	if (trd_psn_cmp(psn, qp->comp_psn) < 0)
+		return true;
+	return ((psn - qp->comp_psn) & TRD_PSN_MASK) < TRD_IRN_BITS &&
+	       test_bit(psn % TRD_IRN_BITS, qp->rd_placed);
+}
 
-	if (trd_psn_cmp(upto, qp->comp_psn) <= 0)
-		return upto;
+/*
+ * The peer answered every request before @upto (an ACK, a NAK's PSN, a
+ * READ response's implicit acknowledgement): comp_psn goes as far as the
+ * answers reach, passing a READ's PSNs only as their responses arrived
+ * (in order, or placed out of order: rd_placed).  The lock held.  True
+ * when it stops at a READ response missing while later PSNs were
+ * answered: it was lost.
+ */
+static bool trd_comp_answered(struct trd_qp *qp, u32 upto)
+{
+	u32 i, end;
+
+	if (trd_psn_cmp(upto, qp->ack_psn) > 0)
+		qp->ack_psn = upto;
 	for (i = qp->sq.cons; i != qp->sq.prod; i++) {
 		const struct trd_swqe *wqe = &qp->sq.wqe[i % qp->sq.size];
 
-		if (trd_psn_cmp(wqe->first_psn, upto) >= 0)
-			break;
 		end = trd_psn_add(wqe->first_psn, wqe->npkts);
-		if (wqe->opcode != IB_WR_RDMA_READ || trd_psn_cmp(qp->comp_psn, end) >= 0)
+		if (trd_psn_cmp(qp->comp_psn, end) >= 0)
 			continue;
-		from = trd_psn_cmp(qp->comp_psn, wqe->first_psn) > 0 ? qp->comp_psn :
-								       wqe->first_psn;
-		if (from != qp->rd_nak_psn) {
-			qp->rd_nak_psn = from;
-			*type = TONIC_PKT_NACK;
+		if (wqe->opcode != IB_WR_RDMA_READ) {
+			if (trd_psn_cmp(qp->ack_psn, end) >= 0) {
+				qp->comp_psn = end;
+				continue;
+			}
+			if (trd_psn_cmp(qp->ack_psn, qp->comp_psn) > 0)
+				qp->comp_psn = qp->ack_psn;
+			return false;
 		}
-		upto = from;
-		break;
+		/* Bits are set within TRD_IRN_BITS of comp_psn only: one per PSN. */
+		while (trd_psn_cmp(qp->comp_psn, end) < 0 &&
+		       __test_and_clear_bit(qp->comp_psn % TRD_IRN_BITS, qp->rd_placed))
+			qp->comp_psn = trd_psn_add(qp->comp_psn, 1);
+		if (qp->comp_psn != end)
+			return trd_psn_cmp(qp->ack_psn, qp->comp_psn) > 0;
 	}
-	if (trd_psn_cmp(upto, qp->comp_psn) > 0)
-		qp->comp_psn = upto;
-	return upto;
+	return false;
+}
+
+/*
+ * comp_psn stopped at a lost READ response (trd_comp_answered): the flow
+ * hears it once per gap, as a NACK for it.  Toward an IRN peer, which
+ * answers a request for the holes, with the first PSN after the READ as
+ * the selective ack when the peer answered that one (the flow resends the
+ * READ's holes, not what follows); toward another, it goes back N (no
+ * @sack).  False when this gap was told already.
+ */
+static bool trd_comp_gap(struct trd_qp *qp, u32 *sack, bool *has_sack)
+{
+	const struct trd_swqe *wqe;
+	u32 end;
+
+	if (qp->comp_psn == qp->rd_nak_psn)
+		return false;
+	qp->rd_nak_psn = qp->comp_psn;
+	*has_sack = false;
+	if (!qp->irn_peer)
+		return true;
+	wqe = trd_req_wqe(qp, qp->comp_psn);
+	if (!wqe)
+		return false;
+	end = trd_psn_add(wqe->first_psn, wqe->npkts);
+	wqe = trd_req_wqe(qp, end);
+	if (trd_psn_cmp(end, qp->ack_psn) < 0 && wqe &&
+	    (wqe->opcode != IB_WR_RDMA_READ || trd_comp_read_arrived(qp, end))) {
+		*sack = end;
+		*has_sack = true;
+		return true;
+	}
+	return false;	/* nothing to name past it: its timeout resends it */
 }
 
 void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth)
@@ -146,7 +196,9 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 		qp->irn_peer = true;
 	switch (syn & TRD_AETH_TYPE_MASK) {
 	case TRD_AETH_ACK:
-		upto = trd_comp_answered(qp, upto, &type);
+		if (trd_comp_answered(qp, upto) && trd_comp_gap(qp, &sack, &has_sack))
+			type = TONIC_PKT_NACK;
+		upto = qp->comp_psn;
 		in = true;
 		break;
 	case TRD_AETH_RNR_NAK:
@@ -173,9 +225,17 @@ void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 				trd_count(qp->dev, TRD_CNT_NAK_SEQ_RCVD, 1);
 			}
 			type = TONIC_PKT_NACK;
-			upto = trd_comp_answered(qp, psn, &type);
-			/* A READ's responses were lost before it: that gap goes first. */
-			has_sack &= upto == psn;
+			/*
+			 * A READ's responses were lost before it: that gap goes
+			 * first (back N from it, or the holes below the PSN the
+			 * IRN peer kept).
+			 */
+			trd_comp_answered(qp, psn);
+			upto = qp->comp_psn;
+			if (upto != psn) {
+				qp->rd_nak_psn = upto;
+				has_sack &= qp->irn_peer;
+			}
 			in = true;
 			break;
 		case TRD_NAK_INVALID_REQ:
@@ -221,17 +281,20 @@ void trd_rnr_timer(struct timer_list *t)
  * and the flow gets an ACK at the READ's last response and every
  * TRD_ACKREQ_EVERY packets.  A response after a gap (one was lost) sends
  * the flow a NACK for the first missing PSN, once per gap: the flow goes
- * back N, and the requester asks again for the rest of the READ.
+ * back N, and the requester asks again for the rest of the READ.  With
+ * IRN (toward a peer that answered IRN_CAP) a response after a gap is
+ * placed and the flow gets an IRN NAK naming it; the requester asks again
+ * for the holes only (req.c), and comp_psn jumps over what was placed.
  * Duplicates are dropped; a response that does not fit the READ it names
  * (opcode, length) is dropped and counted.
  */
 void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth)
 {
 	u32 psn = ntohl(bth->apsn) & TRD_PSN_MASK, len = trd_pkt_paylen(skb, bth);
-	u32 type = TONIC_PKT_ACK, upto = psn, k, off;
+	u32 type = TONIC_PKT_ACK, upto = psn, k, off, sack = 0;
 	struct trd_swqe *wqe;
 	unsigned long flags;
-	bool in = false, last;
+	bool in = false, last, sacked = false, gap;
 	u8 op = bth->opcode;
 
 	spin_lock_irqsave(&qp->lock, flags);
@@ -246,13 +309,40 @@ void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_
 	k = (psn - wqe->first_psn) & TRD_PSN_MASK;
 	last = k == wqe->npkts - 1;
 	off = k * qp->mtu;
+	/*
+	 * The READ's last response ends it; one before may end a request for
+	 * a hole only (IRN asks for holes, not for the rest of the READ).
+	 */
 	if ((last ? op != TRD_OP_READ_RESP_LAST && op != TRD_OP_READ_RESP_ONLY :
-		    op != TRD_OP_READ_RESP_FIRST && op != TRD_OP_READ_RESP_MIDDLE) ||
+		    op != TRD_OP_READ_RESP_FIRST && op != TRD_OP_READ_RESP_MIDDLE &&
+		    !qp->irn_peer) ||
 	    len != min(qp->mtu, wqe->length - off))
 		goto bad;
-	/* Everything before it was answered, unless a READ's responses were lost. */
-	upto = trd_comp_answered(qp, psn, &type);
-	if (upto != psn) {
+	/* Every request before it was answered; so were its READ's PSNs before it. */
+	gap = trd_comp_answered(qp, psn);
+	if (psn != qp->comp_psn) {
+		/*
+		 * Past a gap.  Toward an IRN peer it is placed now (once), and
+		 * the flow hears that it arrived past what is missing: it asks
+		 * again for the holes (req.c).  Toward another, the flow goes
+		 * back N from the gap, once.
+		 */
+		if (!qp->irn_peer || ((psn - qp->comp_psn) & TRD_PSN_MASK) >= TRD_IRN_BITS) {
+			in = gap && trd_comp_gap(qp, &sack, &sacked);
+			type = TONIC_PKT_NACK;
+			upto = qp->comp_psn;
+			goto out;
+		}
+		if (test_bit(psn % TRD_IRN_BITS, qp->rd_placed))
+			goto out;		/* a duplicate */
+		if (trd_sge_copy(qp, wqe->sge, wqe->num_sge, off, trd_pkt_payload(bth), len, true))
+			goto bad;		/* in order, it fails the READ */
+		__set_bit(psn % TRD_IRN_BITS, qp->rd_placed);
+		trd_count(qp->dev, TRD_CNT_IRN_READ_OOO_PLACED, 1);
+		type = TONIC_PKT_NACK;
+		upto = qp->comp_psn;
+		sack = psn;
+		sacked = true;
 		in = true;
 		goto out;
 	}
@@ -262,14 +352,18 @@ void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_
 		goto out;
 	}
 	trd_count(qp->dev, TRD_CNT_READ_RESP_RCVD, 1);
-	qp->comp_psn = upto = trd_psn_add(psn, 1);
-	in = last || ++qp->rd_resp_noack >= TRD_ACKREQ_EVERY;
+	qp->comp_psn = trd_psn_add(psn, 1);
+	/* On over responses placed before, and requests answered after. */
+	trd_comp_answered(qp, qp->comp_psn);
+	upto = qp->comp_psn;
+	/* Every few, at a READ's end, and when it reached responses placed before. */
+	in = last || ++qp->rd_resp_noack >= TRD_ACKREQ_EVERY || upto != trd_psn_add(psn, 1);
 	if (in)
 		qp->rd_resp_noack = 0;
 out:
 	spin_unlock_irqrestore(&qp->lock, flags);
 	if (in)
-		trd_flow_in(qp, type, upto, NULL);
+		trd_flow_in(qp, type, upto, sacked ? &sack : NULL);
 	return;
 bad:
 	spin_unlock_irqrestore(&qp->lock, flags);

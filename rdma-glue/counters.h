@@ -30,6 +30,8 @@
 	  "of order.")							\
 	X(IRN_NAK_RCVD, irn_nak_rcvd,					\
 	  "IRN NAKs received (the requester resends selectively).")	\
+	X(IRN_READ_OOO_PLACED, irn_read_ooo_placed,			\
+	  "IRN READ response packets placed out of order (requester).")	\
 	X(DUP_REQ, duplicate_requests,					\
 	  "Duplicate request packets received (acknowledged again, not placed).") \
 	X(ICRC_ERR, icrc_errors, "Packets dropped for a bad ICRC.")	\

@@ -211,7 +211,9 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
 	qp->irn = cfg.prog->selective;
 	qp->isn = isn;
 	qp->snd_una = qp->snd_max = isn;
-	qp->comp_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = isn;
+	qp->comp_psn = qp->ack_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = isn;
+	bitmap_zero(qp->rd_placed, TRD_IRN_BITS);
+	qp->rd_irn_end = isn;
 	qp->last_desc_psn = trd_psn_add(isn, TRD_PSN_MASK);
 	qp->una_seg = qp->seg_tail = qp->pushed = qp->push_tail = 0;
 	qp->sq.push = qp->sq.prod;

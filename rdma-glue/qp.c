@@ -19,7 +19,7 @@ static void trd_qp_reset(struct trd_qp *qp)
 	qp->isn = qp->snd_una = qp->snd_max = 0;
 	qp->una_seg = qp->seg_tail = qp->pushed = 0;
 	qp->noack_pkts = qp->rd_resp_noack = 0;
-	qp->comp_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = 0;
+	qp->comp_psn = qp->ack_psn = qp->rd_nak_psn = qp->desc_end = qp->flow_in_end = 0;
 	qp->last_desc_psn = 0;
 	qp->last_desc_rtx = false;
 	qp->rnr_retries = 0;

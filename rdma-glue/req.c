@@ -62,12 +62,12 @@ struct trd_swqe *trd_req_wqe(struct trd_qp *qp, u32 psn)
 }
 
 /*
- * A READ request for a WQE's PSNs from the @k-th on: the responder answers
- * each of them with a response packet.  Sent for the first PSN of a run of
- * them the flow names; the later ones are already asked for.
+ * A READ request for a WQE's PSNs from the @k-th on, @n of them: the
+ * responder answers each with a response packet.  Sent for the first PSN
+ * of a run of them the flow names; the later ones are already asked for.
  */
 static struct sk_buff *trd_req_read(struct trd_qp *qp, const struct trd_swqe *wqe, u32 psn,
-				    u32 k)
+				    u32 k, u32 n)
 {
 	u32 off = k * qp->mtu;
 	struct trd_reth *reth;
@@ -81,7 +81,42 @@ static struct sk_buff *trd_req_read(struct trd_qp *qp, const struct trd_swqe *wq
 		((struct trd_bth *)reth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP);
 	reth->va = cpu_to_be64(wqe->remote_addr + off);
 	reth->rkey = cpu_to_be32(wqe->rkey);
-	reth->len = cpu_to_be32(wqe->length - off);
+	reth->len = cpu_to_be32(min_t(u64, wqe->length - off, (u64)n * qp->mtu));
+	return skb;
+}
+
+/*
+ * IRN: the flow resends READ PSN @psn: ask again for the hole it is in --
+ * from the first response missing at or after it to the next one that
+ * arrived (trd_comp_read_arrived) -- once per run of them.
+ */
+static struct sk_buff *trd_req_read_hole(struct trd_qp *qp, const struct trd_swqe *wqe, u32 psn,
+					 bool run)
+{
+	u32 end = trd_psn_add(wqe->first_psn, wqe->npkts), q;
+	struct sk_buff *skb;
+
+	if (run && trd_psn_cmp(psn, qp->rd_irn_end) < 0)
+		return NULL;		/* asked for with the run's first */
+	if (trd_psn_cmp(psn, qp->comp_psn) < 0)
+		psn = qp->comp_psn;
+	while (trd_psn_cmp(psn, end) < 0 && trd_comp_read_arrived(qp, psn))
+		psn = trd_psn_add(psn, 1);	/* at most TRD_IRN_BITS placed */
+	if (trd_psn_cmp(psn, end) >= 0)
+		return NULL;
+	for (q = trd_psn_add(psn, 1); trd_psn_cmp(q, end) < 0; q = trd_psn_add(q, 1)) {
+		if (((q - qp->comp_psn) & TRD_PSN_MASK) >= TRD_IRN_BITS) {
+			q = end;	/* nothing is placed that far */
+			break;
+		}
+		if (trd_comp_read_arrived(qp, q))
+			break;
+	}
+	qp->rd_irn_end = q;
+	skb = trd_req_read(qp, wqe, psn, (psn - wqe->first_psn) & TRD_PSN_MASK,
+			   (q - psn) & TRD_PSN_MASK);
+	if (skb)
+		trd_count(qp->dev, TRD_CNT_RETRANS_PKTS, 1);
 	return skb;
 }
 
@@ -116,6 +151,8 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	qp->last_desc_rtx = rtx;
 	k = (psn - wqe->first_psn) & TRD_PSN_MASK;
 	if (wqe->opcode == IB_WR_RDMA_READ) {
+		if (rtx && qp->irn_peer)
+			return trd_req_read_hole(qp, wqe, psn, run);
 		/* New data: asked for with its first PSN; a go-back: at its start. */
 		if (k && (run || !rtx))
 			return NULL;
@@ -134,7 +171,7 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 				psn = wqe->first_psn;
 			k = (psn - wqe->first_psn) & TRD_PSN_MASK;
 		}
-		skb = trd_req_read(qp, wqe, psn, k);
+		skb = trd_req_read(qp, wqe, psn, k, wqe->npkts - k);
 		if (skb && rtx)
 			trd_count(qp->dev, TRD_CNT_RETRANS_PKTS, 1);
 		return skb;

@@ -244,12 +244,16 @@ struct trd_qp {
 	u32 rd_out;			/* READs announced and not completed */
 	u32 noack_pkts;
 	u32 comp_psn;			/* next PSN the peer has to answer (ACK or READ response) */
+	u32 ack_psn;			/* the peer answered every request before it */
 	u32 rd_nak_psn;			/* the last READ gap sent to the flow as a NACK */
 	u32 rd_resp_noack;		/* READ responses placed since the last ACK to the flow */
+	/* IRN: READ responses placed past comp_psn (bit psn % TRD_IRN_BITS). */
+	DECLARE_BITMAP(rd_placed, TRD_IRN_BITS);
 	u32 desc_end;			/* one past the last segment the flow named */
 	u32 flow_in_end;		/* one past the last segment acked to the flow */
 	u32 last_desc_psn;		/* the segment the requester took last ... */
 	bool last_desc_rtx;		/* ... a retransmission? */
+	u32 rd_irn_end;			/* IRN: one past the READ PSNs last asked for again */
 	u8 max_rd_atomic, max_dest_rd_atomic;
 	u8 rnr_retries;
 	u32 rnr_psn;			/* RNR NAK: resend from here after the wait */
@@ -386,6 +390,7 @@ void trd_send_wc(struct trd_qp *qp, const struct trd_swqe *wqe, enum ib_wc_statu
 void trd_comp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
 void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *bth);
 void trd_comp_flow(struct trd_qp *qp, u32 acked, bool failed);
+bool trd_comp_read_arrived(const struct trd_qp *qp, u32 psn);
 void trd_rnr_timer(struct timer_list *t);
 
 /* flow.c */

@@ -6,8 +6,9 @@
 # NAKed with the cumulative ack and its own PSN, resent selectively.
 #  * tonic0 -> tonic1, data checked (tonic_rdma_xfer: WRITEs and READs),
 #    clean, at 1 % loss with reordering and at 5 % loss: packets were
-#    placed out of order and IRN NAKs counted on both ends.  The same with
-#    WRITEs with immediate at 5 % loss, every receive's completion checked.
+#    placed out of order (requests at tonic1, READ responses at tonic0)
+#    and IRN NAKs counted on both ends.  The same with WRITEs with
+#    immediate at 5 % loss, every receive's completion checked.
 #  * ib_write_bw at 1 % loss, IRN and rc (go-back-N) in the same run:
 #    packets resent per data packet netem dropped.  IRN resends about one
 #    per loss, go-back-N the rest of its window each time: asserted that
@@ -81,6 +82,8 @@ placed=$(rdma_counter tonic1 irn_ooo_placed)
 [ "$(rdma_counter tonic1 irn_nak_sent)" -ge "$placed" ] ||
 	ksft_fail "tonic1 NAKed fewer packets than it placed out of order"
 [ "$(rdma_counter tonic0 irn_nak_rcvd)" -gt 0 ] || ksft_fail "tonic0 received no IRN NAK"
+[ "$(rdma_counter tonic0 irn_read_ooo_placed)" -gt 0 ] ||
+	ksft_fail "tonic0 placed no READ response out of order"
 # WRITEs with immediate, IRN-framed too (the end of each names the receive
 # it takes): placed out of order, each receive completed in order with its
 # immediate and length (tonic_rdma_xfer -i checks them).  Two packets a
