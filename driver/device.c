@@ -139,6 +139,7 @@ static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic
 	const struct tonic_flow_client *cl = df->client ?: dev->client;
 	void *priv = dev->priv[flow];
 	int owner = TONIC_FLOW_OWNER_UNKNOWN;
+	u32 i;
 
 	memset(fi, 0, sizeof(*fi));
 	if (df->flags & TONIC_DEV_FLOW_SELF)
@@ -160,6 +161,10 @@ static int tonic_dev_flow_describe(struct tonic_dev *dev, u32 flow, struct tonic
 		fi->seg_size = df->seg_size;
 	memcpy(fi->param, df->param, sizeof(fi->param));
 	fi->tenant = df->tenant;
+	/* Copied: a program module may go once the flow is gone. */
+	for (i = 0; df->prog && df->prog->info_names && df->prog->info_names[i] &&
+		    i < TONIC_PROG_INFO; i++)
+		strscpy(fi->info_name[i], df->prog->info_names[i], sizeof(fi->info_name[i]));
 	return owner;
 }
 

@@ -74,6 +74,8 @@ struct tonic_flow_info {
 	u32 qpn;			/* ... and the queue pair */
 	u32 param[TONIC_PROG_PARAMS];	/* set by device.c: the program's parameters */
 	u32 tenant;			/* set by device.c: its tenant's id, 0: none */
+	/* Set by device.c: the names of the program's info values, "" past the last. */
+	char info_name[TONIC_PROG_INFO][16];
 	/*
 	 * Who owns the flow, for tenants (driver/tenant.h), read at attach:
 	 * the uid, and the cgroup (v2), which the client keeps alive while

@@ -43,6 +43,7 @@ static int tonic_program_check(const struct tonic_prog_ops *p)
 		[TONIC_CREDIT_GRANT] = TONIC_USER_MAX_GRANT,
 	};
 	size_t len = p->name ? strnlen(p->name, TONIC_PROG_NAME_MAX) : 0;
+	u32 i;
 
 	if (!len || len >= TONIC_PROG_NAME_MAX)
 		return -EINVAL;
@@ -52,6 +53,15 @@ static int tonic_program_check(const struct tonic_prog_ops *p)
 		return -EINVAL;
 	if (!p->incoming || !p->periodic)
 		return -EINVAL;
+	if (p->tenant_param > TONIC_PROG_PARAMS)
+		return -EINVAL;
+	/* get_info() fills one value per name, each name short enough to show. */
+	if (!p->get_info != !p->info_names)
+		return -EINVAL;
+	for (i = 0; p->info_names && p->info_names[i]; i++)
+		if (i >= TONIC_PROG_INFO || !*p->info_names[i] ||
+		    strnlen(p->info_names[i], TONIC_PROG_NAME_MAX) >= TONIC_PROG_NAME_MAX)
+			return -EINVAL;
 	return 0;
 }
 

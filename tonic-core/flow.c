@@ -176,5 +176,9 @@ int tonic_flow_stats(const struct tonic_core *tc, u32 id, struct tonic_flow_stat
 		st->state |= TONIC_FLOW_FAILED;
 	if (f->flags & TF_SUB)
 		st->state |= TONIC_FLOW_SUB_BURST;
+	if (f->cfg.prog->get_info) {
+		f->cfg.prog->get_info(tc->user + (size_t)id * tc->user_stride, st->prog_info);
+		st->state |= TONIC_FLOW_INFO;
+	}
 	return 0;
 }

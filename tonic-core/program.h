@@ -129,6 +129,14 @@ struct tonic_prog_ops {
 	 */
 	u8 tenant_param;
 	/*
+	 * Optional, as tcp_congestion_ops' get_info() for ss -ti: values of
+	 * a flow's state worth showing (ibcc: its CCTI), at most
+	 * TONIC_PROG_INFO, named by info_names (NULL-terminated), read from
+	 * the flow's user state between calls.
+	 */
+	const char *const *info_names;
+	void (*get_info)(const void *user, u32 *vals);
+	/*
 	 * Defaults for the flow cfg fields that are zero at flow add.  The
 	 * RTO is a time: the engine converts it to its own cycles.
 	 */

@@ -27,6 +27,7 @@
 #define TONIC_NOTES_PER_CYCLE	4	/* most notifications one cycle can emit */
 #define TONIC_IN_QUEUE_DEFAULT	256	/* incoming-event queue depth */
 #define TONIC_PROG_PARAMS	8	/* per-flow program parameters */
+#define TONIC_PROG_INFO		2	/* values of a program's state a flow shows */
 
 struct tonic_core;
 struct tonic_prog_ops;
@@ -152,10 +153,12 @@ struct tonic_flow_stats {
 	u32 cwnd, rate_kbps, credit, outstanding;
 	u32 last_rtt;
 	u32 state;		/* TONIC_FLOW_* */
+	u32 prog_info[TONIC_PROG_INFO];	/* TONIC_FLOW_INFO: the program's get_info() */
 };
 
 #define TONIC_FLOW_FAILED	0x1	/* stopped after TONIC_NOTE_FAILED */
 #define TONIC_FLOW_SUB_BURST	0x2	/* pushes refused until the sub-segment is acked */
+#define TONIC_FLOW_INFO		0x4	/* prog_info[] holds the program's values */
 
 /* The engine's counters: one u64 per entry of TONIC_CORE_COUNTERS. */
 struct tonic_core_stats {

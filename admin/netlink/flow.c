@@ -102,6 +102,15 @@ int tonic_nl_fill_flow(struct sk_buff *skb, struct tonic_dev *dev, u32 flow, int
 	if (tonic_tenant_name(fi->tenant, tenant) &&
 	    nla_put_string(skb, TONIC_A_FLOW_TENANT, tenant))
 		return -EMSGSIZE;
+	for (i = 0; (st->state & TONIC_FLOW_INFO) && i < TONIC_PROG_INFO && fi->info_name[i][0];
+	     i++) {
+		struct nlattr *nest = nla_nest_start(skb, TONIC_A_FLOW_PROG_INFO);
+
+		if (!nest || nla_put_string(skb, TONIC_A_PINFO_NAME, fi->info_name[i]) ||
+		    nla_put_u32(skb, TONIC_A_PINFO_VALUE, st->prog_info[i]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, nest);
+	}
 	return 0;
 }
 

@@ -75,6 +75,7 @@ while [ $i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done /tmp/wbw-dcqcn
 	if [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
 		s0=$(rdma_flows dcqcn); t0=$(rdma_uptime_ms)
 		params=$($TONIC flow show prog dcqcn | grep -c ' param 5000,1000,5000,0,0,0,0,0')
+		OUT=$($TONIC -j flow show prog dcqcn)
 		sleep 1; s1=$(rdma_flows dcqcn); t1=$(rdma_uptime_ms)
 		break
 	fi
@@ -88,6 +89,16 @@ echo "flows (segs_sent rate_kbps cnps) at t0:"; echo "$s0" | sed 's/^/    /'
 echo "                          $((t1 - t0)) ms later:"; echo "$s1" | sed 's/^/    /'
 [ "$(echo "$s1" | grep -c .)" = 2 ] || ksft_fail "the two dcqcn flows were not both seen during the transfer"
 assert_eq "both QPs' flows with the device's DCQCN parameters" "$params" 2
+# Each shows its alpha and target rate (the program's get_info): cut from
+# 40 Gb/s, alpha in (0, 1].
+for f in 0 1; do
+	assert_eq "flow $f's program info" \
+		"$(jget "[$f].prog-info[0].name") $(jget "[$f].prog-info[1].name")" "alpha target_kbps"
+	a=$(jget "[$f].prog-info[0].value") t=$(jget "[$f].prog-info[1].value")
+	echo "flow $f: alpha $a/65536, target $t kbps"
+	[ "$a" -gt 0 ] && [ "$a" -le 65536 ] && [ "$t" -lt 40000000 ] ||
+		ksft_fail "flow $f: alpha $a, target $t kbps"
+done
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
 $TC -s qdisc show dev $RDMA_NETDEV_A

@@ -79,6 +79,13 @@ within $(awk -v a=$1 'BEGIN { print a / 3 }') $3 20 ||
 	ksft_fail "CCTI_Increase 3: rate $3 segments/s, not a third of $1 within 20 %"
 awk -v a=$1 -v b=$2 -v c=$3 'BEGIN { exit !(a > b && b > c && c > 0) }' ||
 	ksft_fail "rates not ordered by CCTI_Increase: $1 $2 $3"
+# Each flow shows its CCTI (the program's get_info): congested, between
+# CCTI_Min (25 here) and CCTI_Limit (127).
+[ "$(echo $CCTIS | wc -w)" = 3 ] || ksft_fail "CCTI of 3 flows shown: $CCTIS"
+for x in $CCTIS; do
+	[ "$x" -ge 25 ] && [ "$x" -le 127 ] ||
+		ksft_fail "a flow's CCTI is $x (CCTI_Min 25, CCTI_Limit 127)"
+done
 for t in A B C; do /usr/bin/tonic tenant del $t || ksft_fail "tonic tenant del $t"; done
 
 # Automatic: tenants of 1, 2 and 3 QPs get equal shares.

@@ -230,7 +230,8 @@ rdma_tenant_values() {
 # tenants' segments and CNPs (with SERIES, each sample as a line
 # "# series SERIES T_MS SEGS_A CNPS_A SEGS_B CNPS_B SEGS_C CNPS_C").  Sets
 # RATES and CNPS ("A B C", per second over the window), VALUES (the
-# tenants' figures midway, rdma_tenant_values); returns 1 if an
+# tenants' figures midway, rdma_tenant_values), CCTIS (the flows' CCTI
+# then, as tonic flow show has it); returns 1 if an
 # ib_write_bw failed.
 rdma_tenants_run() {
 	rdma_bottleneck 8mbit 1000000 || return 1
@@ -252,11 +253,14 @@ rdma_tenants_run() {
 		[ "$(echo "$_s" | grep -c .)" = 3 ] || break	# a transfer ended
 		_s1=$_s _t1=$_t
 		[ -n "${4:-}" ] && echo "# series $4 $((_t1 - _t0)) $(echo "$_s1" | awk '{ printf "%s %s ", $2, $3 }')"
-		[ -z "$VALUES" ] && [ $((_t1 - _t0)) -ge $((RDMA_IBCC_WIN * 500)) ] &&
+		if [ -z "$VALUES" ] && [ $((_t1 - _t0)) -ge $((RDMA_IBCC_WIN * 500)) ]; then
 			VALUES=$(rdma_tenant_values)
+			CCTIS=$(/usr/bin/tonic flow show prog ibcc | awk '$1 == "ccti" { printf "%s ", $2 }')
+		fi
 	done
 	wait
 	echo "tenants (name flows congested value) midway: $(echo "$VALUES" | tr '\n' ' ')"
+	echo "the flows' CCTI midway (tonic flow show): $CCTIS"
 	echo "tenants (name segs_sent cnps flows) at t0:"; echo "$_s0" | sed 's/^/    /'
 	echo "                            $((_t1 - _t0)) ms later:"; echo "$_s1" | sed 's/^/    /'
 	RATES=$(printf '%s\n%s\n' "$_s0" "$_s1" | awk -v dt=$((_t1 - _t0)) '

@@ -136,6 +136,8 @@ static void g_and_k(void)
 	for (n = 0; n < 10; n++)
 		alpha -= (u32)(((u64)alpha * 4096) >> 16);
 	is(rate(ph), LINE / 2, "no rate increase before T (100 ms)");
+	is(ph_stats(ph, 0).prog_info[0], alpha, "the flow's statistics show alpha (get_info)");
+	is(ph_stats(ph, 0).prog_info[1], LINE, "... and the target rate");
 	est = cut_alpha(ph);
 	ok(est + 700 >= alpha && est <= alpha + 700,
 	   "alpha decayed by g = 1/16 per K = 100 us: %u/65536 (model %u)", est, alpha);

@@ -49,8 +49,12 @@ static void walk(void)
 	ph_run(ph, 20);
 	is(rate(ph, 0), want_rate(10), "10 BECNs: CCTI 10, IRD %u ns", cct(10));
 	ok(rate(ph, 0) < LINE, "... below line rate");
+	ok((ph_stats(ph, 0).state & TONIC_FLOW_INFO) && ph_stats(ph, 0).prog_info[0] == 10 &&
+	   !strcmp(tonic_prog_ibcc.info_names[0], "ccti") && !tonic_prog_ibcc.info_names[1],
+	   "the flow's statistics show its CCTI (get_info): %u", ph_stats(ph, 0).prog_info[0]);
 	ph_run(ph, TIMER + TIMER / 10);
 	is(rate(ph, 0), want_rate(9), "one quiet CCTI_Timer: CCTI 9");
+	is(ph_stats(ph, 0).prog_info[0], 9, "... and shows it");
 	ph_run(ph, TIMER);
 	is(rate(ph, 0), want_rate(8), "another: CCTI 8");
 	ph_run(ph, 20 * TIMER);

@@ -154,6 +154,20 @@ void tonic_dcqcn_periodic(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d)
 	}
 }
 
+/* alpha (Q16, 65536 = 1) and the target rate Rt: what a CNP cuts to and climbs back to. */
+const char *const tonic_dcqcn_info_names[] = { "alpha", "target_kbps", NULL };
+
+void tonic_dcqcn_get_info(const struct tonic_dcqcn *d, u32 *vals)
+{
+	vals[0] = d->alpha;
+	vals[1] = d->rt;
+}
+
+static void dcqcn_get_info(const void *user, u32 *vals)
+{
+	tonic_dcqcn_get_info(&((const struct dcqcn_state *)user)->rp, vals);
+}
+
 static void dcqcn_init(struct tonic_prog_ctx *ctx)
 {
 	struct dcqcn_state *d = ctx->user;
@@ -185,6 +199,8 @@ const struct tonic_prog_ops tonic_prog_dcqcn = {
 	.credit		= TONIC_CREDIT_RATE,
 	.cnp		= true,
 	.user_size	= sizeof(struct dcqcn_state),
+	.info_names	= tonic_dcqcn_info_names,
+	.get_info	= dcqcn_get_info,
 	/* A CNP's cut must not be undone by an increase in the same cycle. */
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_rate_kbps	= 40000000,	/* 40 Gb/s, the paper's DCQCN setting */

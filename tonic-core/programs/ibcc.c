@@ -158,11 +158,22 @@ static void ibcc_periodic(struct tonic_prog_ctx *ctx)
 	}
 }
 
+static const char *const ibcc_info_names[] = { "ccti", NULL };
+
+static void ibcc_get_info(const void *user, u32 *vals)
+{
+	const struct ibcc_state *s = user;
+
+	vals[0] = s->ccti;
+}
+
 const struct tonic_prog_ops tonic_prog_ibcc = {
 	.name		= "ibcc",
 	.credit		= TONIC_CREDIT_RATE,
 	.cnp		= true,
 	.tenant_param	= 1,	/* CCTI_Increase: 1 : N increases share N : 1 */
+	.info_names	= ibcc_info_names,
+	.get_info	= ibcc_get_info,
 	.user_size	= sizeof(struct ibcc_state),
 	/* A BECN's decrease must not be undone by a timer step in the same cycle. */
 	.prio		= TONIC_PRIO_INCOMING,

@@ -269,6 +269,11 @@ static void irn_dcqcn_periodic(struct tonic_prog_ctx *ctx)
 	tonic_dcqcn_periodic(ctx, &s->rp);
 }
 
+static void irn_dcqcn_get_info(const void *user, u32 *vals)
+{
+	tonic_dcqcn_get_info(&((const struct irn_dcqcn_state *)user)->rp, vals);
+}
+
 const struct tonic_prog_ops tonic_prog_irn_dcqcn = {
 	.name		= "irn-dcqcn",
 	.credit		= TONIC_CREDIT_RATE,
@@ -281,6 +286,8 @@ const struct tonic_prog_ops tonic_prog_irn_dcqcn = {
 	.def_rate_kbps	= 40000000,		/* 40 Gb/s, DCQCN's setting */
 	.def_rto_us	= IRN_RTO_HIGH_US,
 	.selective	= true,
+	.info_names	= tonic_dcqcn_info_names,
+	.get_info	= irn_dcqcn_get_info,
 	.init		= irn_dcqcn_init,
 	.incoming	= irn_dcqcn_incoming,
 	.periodic	= irn_dcqcn_periodic,

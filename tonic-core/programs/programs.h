@@ -125,6 +125,8 @@ struct tonic_dcqcn {
 void tonic_dcqcn_init(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d);
 void tonic_dcqcn_cnp(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d);
 void tonic_dcqcn_periodic(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d);
+extern const char *const tonic_dcqcn_info_names[];
+void tonic_dcqcn_get_info(const struct tonic_dcqcn *d, u32 *vals);
 
 /* NewReno's loss recovery (newreno.c) around the window growth of @cc. */
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);

@@ -69,6 +69,42 @@ static void params_print(void)
 		out_str("param", text);
 }
 
+/* The repeated TONIC_A_FLOW_PROG_INFO: JSON [{"name": N, "value": V}...], text "N V ...". */
+static void prog_info_print(void)
+{
+	struct nlmsghdr *nlh = tn_cur_msg();
+	struct nlattr *a, *b;
+	int rem, rem2;
+
+	if (!nlh)
+		return;
+	if (!json)
+		out_text("\n    ");
+	out_key_array("prog_info");
+	nlmsg_for_each_attr(a, nlh, GENL_HDRLEN, rem) {
+		const char *name = "?";
+		uint32_t value = 0;
+
+		if (nla_type(a) != TONIC_A_FLOW_PROG_INFO)
+			continue;
+		nla_for_each_nested(b, a, rem2) {
+			if (nla_type(b) == TONIC_A_PINFO_NAME)
+				name = tn_str(b);
+			else if (nla_type(b) == TONIC_A_PINFO_VALUE)
+				value = tn_u32(b);
+		}
+		if (json) {
+			out_begin_object();
+			out_str("name", name);
+			out_u64("value", value);
+			out_end_object();
+		} else {
+			out_u64(name, value);
+		}
+	}
+	out_end_array();
+}
+
 void flow_print(struct nlattr **tb, const char *event)
 {
 	uint32_t owner = tn_u32(tb[TONIC_A_FLOW_OWNER]);
@@ -141,6 +177,8 @@ void flow_print(struct nlattr **tb, const char *event)
 	}
 	if (tb[TONIC_A_FLOW_PARAM])
 		params_print();
+	if (tb[TONIC_A_FLOW_PROG_INFO])
+		prog_info_print();
 	out_end_object();
 	if (!json)
 		out_text("\n");
