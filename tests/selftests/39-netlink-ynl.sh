@@ -83,18 +83,14 @@ ynl_err "Numerical result out of range" --do dev-set --json \
 ynl_err "'miss-type': 'param-index'" --do dev-set --json '{"name": "soft0", "param-program": "dcqcn"}'
 ynl_err "does not run this program" --do dev-set --json \
 	'{"name": "soft0", "param-program": "nosuch", "param-index": 0, "param-value": 1}'
-ynl_err "no such Tonic device" --do dev-set --json \
-	'{"name": "nosuch", "param-program": "dcqcn", "param-index": 0, "param-value": 1}'
 ynl --do dev-set --json '{"name": "soft0", "param-program": "dcqcn", "param-index": 4, "param-value": 4096}'
-ynl --do dev-set --json '{"name": "soft0", "param-program": "ibcc", "param-index": 7, "param-value": 3}'
 ynl --do dev-get --json '{"name": "soft0"}'
 pycheck "dev-get: the parameters set, per program" \
-	'sorted((p["program"], p["param"]) for p in y["prog-param"]) ==
-	 [("dcqcn", [0, 0, 0, 0, 4096, 0, 0, 0]), ("ibcc", [0, 0, 0, 0, 0, 0, 0, 3])]'
+	'[(p["program"], p["param"]) for p in y["prog-param"]] ==
+	 [("dcqcn", [0, 0, 0, 0, 4096, 0, 0, 0])]'
 jrun dev show soft0
 pycheck "dev-get: tonic -j dev show has cli.py's prog-param" 't[0]["prog-param"] == y["prog-param"]'
 ynl --do dev-set --json '{"name": "soft0", "param-program": "dcqcn", "param-index": 4, "param-value": 0}'
-ynl --do dev-set --json '{"name": "soft0", "param-program": "ibcc", "param-index": 7, "param-value": 0}'
 ynl --do dev-get --json '{"name": "soft0"}'
 pycheck "dev-get: none left when all are 0 again" '"prog-param" not in y'
 ynl_err "Numerical result out of range" --do flow-get --json '{"dev": "soft0", "id": 5000}'
