@@ -49,7 +49,7 @@ void trd_cnp_mark_rcvd(struct trd_qp *qp)
 	bth->qpn |= htonl(TRD_BTH_BECN);
 	memset(ext, 0, TRD_CNP_RSVD);
 	if (!trd_pkt_xmit(qp, skb))
-		trd_count(qp->dev, TRD_CNT_NP_CNP_SENT, 1);
+		trd_qp_count(qp, TRD_CNT_NP_CNP_SENT, TRD_CNT_QP_CNP_SENT);
 }
 
 /* A CNP for @qp: to its flow.  Softirq, no QP lock. */

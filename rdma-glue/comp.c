@@ -338,7 +338,7 @@ void trd_comp_read_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_
 		if (trd_sge_copy(qp, wqe->sge, wqe->num_sge, off, trd_pkt_payload(bth), len, true))
 			goto bad;		/* in order, it fails the READ */
 		__set_bit(psn % TRD_IRN_BITS, qp->rd_placed);
-		trd_count(qp->dev, TRD_CNT_IRN_READ_OOO_PLACED, 1);
+		trd_qp_count(qp, TRD_CNT_IRN_READ_OOO_PLACED, TRD_CNT_QP_IRN_READ_OOO);
 		type = TONIC_PKT_NACK;
 		upto = qp->comp_psn;
 		sack = psn;

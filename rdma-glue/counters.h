@@ -59,6 +59,33 @@
 	X(RP_CNP_HANDLED, rp_cnp_handled,				\
 	  "CNPs given to a QP's flow whose program reacts to them (reaction point).") \
 	X(RP_CNP_IGNORED, rp_cnp_ignored,				\
-	  "CNPs for a QP whose program does not react, or for no flow.")
+	  "CNPs for a QP whose program does not react, or for no flow.")	\
+	TRD_QP_COUNTERS(X)
+
+/*
+ * Per QP, for QPs bound to a counter (rdma statistic qp, counter.c): the
+ * link shows their sum over the counters, as the core adds them.  Last in
+ * the table: trd_get_hw_stats() leaves them 0 at the device level.
+ */
+#define TRD_QP_COUNTERS(X)						\
+	X(QP_SEGS_SENT, qp_segs_sent,					\
+	  "Per QP bound to a counter: packets its flow named, new and again.") \
+	X(QP_SEGS_RTX, qp_segs_rtx,					\
+	  "Per QP bound to a counter: packets its flow named again.")	\
+	X(QP_TIMEOUTS, qp_timeouts,					\
+	  "Per QP bound to a counter: its flow's retransmission timeouts.") \
+	X(QP_NACKS, qp_nacks_rcvd,					\
+	  "Per QP bound to a counter: NACKs its flow took (NAK sequence " \
+	  "errors, IRN NAKs, READ response gaps).")			\
+	X(QP_CNPS, qp_cnps_handled,					\
+	  "Per QP bound to a counter: CNPs its flow took.")		\
+	X(QP_IRN_OOO, qp_irn_ooo_placed,				\
+	  "Per QP bound to a counter: request packets it placed out of order " \
+	  "(IRN responder).")						\
+	X(QP_IRN_READ_OOO, qp_irn_read_ooo_placed,			\
+	  "Per QP bound to a counter: READ responses it placed out of order " \
+	  "(IRN requester).")						\
+	X(QP_CNP_SENT, qp_cnp_sent,					\
+	  "Per QP bound to a counter: CNPs it sent (notification point).")
 
 #endif /* _TRD_COUNTERS_H */

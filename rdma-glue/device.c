@@ -148,6 +148,12 @@ static struct rdma_hw_stats *trd_alloc_hw_port_stats(struct ib_device *ib, u32 p
 					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
 }
 
+static struct rdma_hw_stats *trd_counter_alloc_stats(struct rdma_counter *counter)
+{
+	return rdma_alloc_hw_stats_struct(trd_stat_descs, TRD_CNT_MAX,
+					  RDMA_HW_STATS_DEFAULT_LIFESPAN);
+}
+
 static int trd_get_hw_stats(struct ib_device *ib, struct rdma_hw_stats *stats, u32 port,
 			    int index)
 {
@@ -173,6 +179,8 @@ static void trd_dealloc_driver(struct ib_device *ib)
 	trd_ud_dev_cleanup(dev);
 	xa_destroy(&dev->qps);
 	xa_destroy(&dev->mrs);
+	WARN_ON(!xa_empty(&dev->counters));
+	xa_destroy(&dev->counters);
 }
 
 const struct ib_device_ops trd_dev_ops = {
@@ -181,6 +189,11 @@ const struct ib_device_ops trd_dev_ops = {
 	.uverbs_abi_ver = 1,
 
 	.alloc_hw_port_stats = trd_alloc_hw_port_stats,
+	.counter_alloc_stats = trd_counter_alloc_stats,
+	.counter_bind_qp = trd_counter_bind_qp,
+	.counter_dealloc = trd_counter_dealloc,
+	.counter_unbind_qp = trd_counter_unbind_qp,
+	.counter_update_stats = trd_counter_update_stats,
 	.alloc_pd = trd_alloc_pd,
 	.alloc_ucontext = trd_alloc_ucontext,
 	.create_ah = trd_create_ah,
@@ -247,6 +260,7 @@ int trd_dev_add(const char *name, struct net_device *ndev)
 	INIT_LIST_HEAD(&dev->node);
 	xa_init_flags(&dev->qps, XA_FLAGS_ALLOC);
 	xa_init_flags(&dev->mrs, XA_FLAGS_ALLOC1);
+	xa_init_flags(&dev->counters, XA_FLAGS_ALLOC1);
 	trd_ud_dev_init(dev);
 	dev->ndev = ndev;
 

@@ -230,9 +230,11 @@ int trd_flow_attach(struct trd_qp *qp, u32 isn, u8 timeout)
  */
 void trd_flow_detach(struct trd_qp *qp)
 {
+	u64 v[TRD_QCNT_N] = { 0 };
 	struct tonic_flow_stats st;
 	unsigned long flags;
 	bool on;
+	u32 i;
 
 	spin_lock_irqsave(&qp->lock, flags);
 	on = qp->flow_on;
@@ -243,8 +245,13 @@ void trd_flow_detach(struct trd_qp *qp)
 	synchronize_rcu();		/* device calls in flight are done */
 	del_timer_sync(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
-	if (!tonic_dev_flow_stats(qp->tdev, qp->flow, &st))
+	if (!tonic_dev_flow_stats(qp->tdev, qp->flow, &st)) {
 		trd_count(qp->dev, TRD_CNT_TIMEOUTS, st.timeouts);
+		/* The QP's counters keep what its flow counted. */
+		trd_flow_counts(&st, v);
+		for (i = 0; i < TRD_QCNT_N; i++)
+			atomic64_add(v[i], &qp->qcnt[i]);
+	}
 	tonic_dev_flow_detach(qp->tdev, qp->flow);
 	cancel_work_sync(&qp->req_work);
 	trd_count(qp->dev, TRD_CNT_FLOWS, -1);

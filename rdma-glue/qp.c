@@ -63,6 +63,7 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 
 	qp->dev = dev;
 	spin_lock_init(&qp->lock);
+	INIT_LIST_HEAD(&qp->cnode);
 	mutex_init(&qp->modify_lock);
 	qp->state = IB_QPS_RESET;
 	qp->sq_sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;

@@ -449,7 +449,7 @@ static struct sk_buff *trd_resp_irn_ooo(struct trd_qp *qp, struct sk_buff *skb,
 	slot->flags |= (trd_op_is_first(op) ? TRD_IRN_FIRST : 0) |
 		       (trd_op_is_last(op) ? TRD_IRN_LAST : 0);
 	__set_bit(bit, qp->irn_placed);
-	trd_count(qp->dev, TRD_CNT_IRN_OOO_PLACED, 1);
+	trd_qp_count(qp, TRD_CNT_IRN_OOO_PLACED, TRD_CNT_QP_IRN_OOO);
 	return trd_resp_irn_nak(qp, psn);
 }
 

@@ -62,6 +62,9 @@ enum trd_counter {
 	TRD_COUNTERS(TRD_CNT_ENUM)
 	TRD_CNT_MAX
 };
+/* The per-QP ones (counter.c), last in the table. */
+#define TRD_CNT_QP_FIRST	TRD_CNT_QP_SEGS_SENT
+#define TRD_QCNT_N		(TRD_CNT_MAX - TRD_CNT_QP_FIRST)
 #undef TRD_CNT_ENUM
 
 struct trd_dev {
@@ -71,6 +74,7 @@ struct trd_dev {
 	bool rx_registered;		/* rx_handler on ndev (RTNL) */
 	struct xarray qps;		/* qpn -> trd_qp */
 	struct xarray mrs;		/* key >> 8 -> trd_mr */
+	struct xarray counters;		/* rdma_counter id -> trd_bound_counter (counter.c) */
 	u32 mr_next, qp_next;
 	atomic_t nqp, ncq, nmr, npd;
 	atomic64_t cnt[TRD_CNT_MAX];
@@ -281,6 +285,10 @@ struct trd_qp {
 	 */
 	DECLARE_BITMAP(irn_placed, TRD_IRN_BITS);
 	struct trd_irn_slot irn_slot[TRD_IRN_BITS];
+	/* Per-QP counters (counter.c): events, and detached flows' totals. */
+	atomic64_t qcnt[TRD_QCNT_N];
+	u64 cbase[TRD_QCNT_N];		/* the QP's counts when bound to ib.counter */
+	struct list_head cnode;		/* in that counter's list */
 	bool in_recv;			/* a SEND message is being received */
 	struct trd_rwqe rwqe;		/* the recv WQE it lands in */
 	u32 recv_off;
@@ -344,6 +352,20 @@ static inline void trd_count(struct trd_dev *dev, enum trd_counter c, long n)
 {
 	atomic64_add(n, &dev->cnt[c]);
 }
+
+/* An event of @qp's counted for the device and, as @qc, for the QP (counter.c). */
+static inline void trd_qp_count(struct trd_qp *qp, enum trd_counter c, enum trd_counter qc)
+{
+	trd_count(qp->dev, c, 1);
+	atomic64_inc(&qp->qcnt[qc - TRD_CNT_QP_FIRST]);
+}
+
+/* counter.c */
+void trd_flow_counts(const struct tonic_flow_stats *st, u64 *v);
+int trd_counter_bind_qp(struct rdma_counter *counter, struct ib_qp *ibqp);
+int trd_counter_unbind_qp(struct ib_qp *ibqp);
+int trd_counter_dealloc(struct rdma_counter *counter);
+int trd_counter_update_stats(struct rdma_counter *counter);
 
 /* device.c */
 extern const struct ib_device_ops trd_dev_ops;

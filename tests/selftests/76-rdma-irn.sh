@@ -22,6 +22,7 @@
 #    make the irn program go back N.
 # timeout: 900
 . /tests/rdma-lib.sh
+. /tests/netlink-lib.sh
 RDMA_DEV_A=tonic0
 RDMA_DEV_B=tonic1
 
@@ -86,10 +87,36 @@ echo "irn-loss1: $_r packets resent, $(($(rdma_counter tonic0 timeouts) - M_TO))
 # 5 % loss, 48 rounds: with READ responses placed out of order, a run of
 # 8 failed one time in six before the requester kept what the peer acked
 # past a READ's hole (comp.c's ack_psn).
+# Per-QP counters meanwhile (rdma statistic qp, counter.c): the QPs are
+# bound to counters as they are created, a counter is read while the
+# transfer runs, and after it the links' sums of the QP counters equal
+# what the devices counted meanwhile.
 rdma_netem loss 5%
 mark tonic0
-rdma_xfer irn-loss5 tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 48 ||
-	ksft_fail "tonic_rdma_xfer, irn, 5 % loss"
+$RDMA statistic qp set link tonic0/1 auto type on &&
+	$RDMA statistic qp set link tonic1/1 auto type on || ksft_fail "rdma statistic qp set auto"
+ro=$(rdma_counter tonic0 irn_read_ooo_placed) wo=$(rdma_counter tonic1 irn_ooo_placed)
+rdma_bg /tmp/loss5.res rdma_xfer irn-loss5 tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 48
+seen=
+while ! rdma_bg_done /tmp/loss5.res; do
+	seen=$($RDMA statistic qp show link tonic0/1 | grep -o 'qp_segs_sent [1-9][0-9]*' | head -1)
+	[ -n "$seen" ] && break
+	sleep 0.2
+done
+wait
+cat /tmp/loss5.res
+rdma_bg_ok /tmp/loss5.res || ksft_fail "tonic_rdma_xfer, irn, 5 % loss"
+echo "rdma statistic qp show link tonic0/1 during the transfer: $seen"
+[ -n "$seen" ] || ksft_fail "no QP counter of tonic0 counted packets sent during the transfer"
+for x in "tonic0 qp_timeouts $(($(rdma_counter tonic0 timeouts) - M_TO))" \
+	 "tonic0 qp_irn_read_ooo_placed $(($(rdma_counter tonic0 irn_read_ooo_placed) - ro))" \
+	 "tonic1 qp_irn_ooo_placed $(($(rdma_counter tonic1 irn_ooo_placed) - wo))"; do
+	set -- $x
+	assert_eq "$1: $2 summed over its QPs' counters" "$(rdma_counter $1 $2)" "$3"
+done
+[ "$(rdma_counter tonic0 qp_segs_sent)" -gt 0 ] || ksft_fail "tonic0: qp_segs_sent 0"
+$RDMA statistic qp set link tonic0/1 auto off &&
+	$RDMA statistic qp set link tonic1/1 auto off || ksft_fail "rdma statistic qp set auto off"
 echo "irn-loss5: $(($(rdma_counter tonic0 retrans_packets) - M_RTX)) packets resent, $(($(rdma_counter tonic0 timeouts) - M_TO)) timeouts"
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
