@@ -27,8 +27,11 @@ $MODPROBE tonic || ksft_fail "modprobe tonic"
 rdma_pair || ksft_fail "rdma_pair"
 
 # The reference: Soft-RoCE on both ends.
+# Sizes next to rxe are not a multiple of 512 KiB: Debian 6.1's
+# rxe_mr_copy reads past its map array when a copy ends at the end of a
+# full map of 256 pages (KASAN on the debug kernel, rxe0 <-> rxe1 alike).
 rdma_rxe_links || ksft_fail "rxe links"
-rdma_xfer xfer-rxe rxe1 $RDMA_GID_B rxe0 $RDMA_GID_A -s 1048576 -m 65536 -n 3 ||
+rdma_xfer xfer-rxe rxe1 $RDMA_GID_B rxe0 $RDMA_GID_A -s 1000000 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer rxe0 -> rxe1 (the reference)"
 $RDMA link del rxe0 && $RDMA link del rxe1 || ksft_fail "rdma link del rxe"
 
@@ -107,9 +110,9 @@ rdma_xfer xfer-after tonic1 $G1 tonic0 $G0 -s 65536 -m 16384 -n 2 ||
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
 $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
 rdma_wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
-rdma_xfer xfer-rxe-srv rxe1 $GR tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
+rdma_xfer xfer-rxe-srv rxe1 $GR tonic0 $G0 -s 1000000 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer tonic0 -> rxe1 (tonic0 READs from rxe)"
-rdma_xfer xfer-tonic-srv tonic0 $G0 rxe1 $GR -s 1048576 -m 65536 -n 3 ||
+rdma_xfer xfer-tonic-srv tonic0 $G0 rxe1 $GR -s 1000000 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer rxe1 -> tonic0 (rxe READs from tonic0)"
 rbw rbw-rxe-srv rxe1 $GR tonic0 $G0 || ksft_fail "ib_read_bw tonic0 -> rxe1"
 rbw rbw-tonic-srv tonic0 $G0 rxe1 $GR || ksft_fail "ib_read_bw rxe1 -> tonic0"

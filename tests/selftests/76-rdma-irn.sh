@@ -169,15 +169,18 @@ rdma_netem_del
 [ "$(rdma_counter tonic1 tonic_flows)" = 0 ] || ksft_fail "tonic1: flows left"
 
 # Toward Soft-RoCE: rxe1 on vethB instead of tonic1, both roles.
+# Sizes next to rxe are not a multiple of 512 KiB: Debian 6.1's
+# rxe_mr_copy reads past its map array when a copy ends at the end of a
+# full map of 256 pages (KASAN on the debug kernel, rxe0 <-> rxe1 alike).
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
 $MODPROBE rdma_rxe || ksft_fail "modprobe rdma_rxe"
 $RDMA link add rxe1 type rxe netdev $RDMA_NETDEV_B || ksft_fail "rdma link add rxe1"
 RDMA_DEV_B=rxe1
 rdma_wait_link rxe1 $RDMA_B GR || ksft_fail "rxe1"
 nak0=$(rdma_counter tonic0 irn_nak_rcvd) ooo0=$(rdma_counter tonic0 irn_ooo_placed)
-rdma_xfer irn-rxe-srv rxe1 $GR tonic0 $G0 -s 1048576 -m 65536 -n 3 -i ||
+rdma_xfer irn-rxe-srv rxe1 $GR tonic0 $G0 -s 1000000 -m 65536 -n 3 -i ||
 	ksft_fail "tonic_rdma_xfer tonic0 (irn) -> rxe1"
-rdma_xfer irn-tonic-srv tonic0 $G0 rxe1 $GR -s 1048576 -m 65536 -n 3 ||
+rdma_xfer irn-tonic-srv tonic0 $G0 rxe1 $GR -s 1000000 -m 65536 -n 3 ||
 	ksft_fail "tonic_rdma_xfer rxe1 -> tonic0 (irn)"
 rdma_netem loss 1%
 mark tonic0
