@@ -77,6 +77,8 @@ int trd_counter_bind_qp(struct rdma_counter *counter, struct ib_qp *ibqp)
 		}
 	}
 	c = trd_bound_counter(counter);
+	if (WARN_ON_ONCE(!c))
+		return -EINVAL;
 	trd_qp_counts(qp, qp->cbase);
 	list_add_tail(&qp->cnode, &c->qps);
 	ibqp->counter = counter;
@@ -91,7 +93,7 @@ int trd_counter_unbind_qp(struct ib_qp *ibqp)
 	u32 i;
 
 	trd_qp_counts(qp, v);
-	for (i = 0; i < TRD_QCNT_N; i++)
+	for (i = 0; c && i < TRD_QCNT_N; i++)
 		c->gone[i] += v[i] - qp->cbase[i];
 	list_del_init(&qp->cnode);
 	ibqp->counter = NULL;

@@ -265,18 +265,23 @@ static bool trd_resp_irn_framed(const struct trd_bth *bth)
 
 /*
  * The last packet of an IRN-framed WRITE with immediate: the receive WQE
- * it takes and the message's length, after its RETH; false: too short.
+ * it takes and the message's length, after its RETH; false: too short,
+ * or a length that cannot be the message's (less than what its RETH says
+ * is left, other than it for an ONLY packet, past the largest message).
  */
 static bool trd_resp_irn_wimm_hdr(const struct trd_bth *bth, u32 len, u32 *sn, u32 *mlen)
 {
-	u32 at = trd_op_has_reth(bth->opcode) ? 0 : sizeof(struct trd_reth);
-	const struct trd_irn_send *is = trd_pkt_payload(bth) + at;
+	bool own = trd_op_has_reth(bth->opcode);
+	const struct trd_reth *reth = own ? trd_pkt_ext(bth) : trd_pkt_payload(bth);
+	const struct trd_irn_send *is = trd_pkt_payload(bth) + (own ? 0 : sizeof(*reth));
+	u32 rlen;
 
-	if (len < at + sizeof(*is))
+	if (len < (own ? 0 : sizeof(*reth)) + sizeof(*is))
 		return false;
+	rlen = be32_to_cpu(reth->len);
 	*sn = ntohl(is->wqe_sn);
 	*mlen = ntohl(is->off);
-	return true;
+	return *mlen >= rlen && (!own || *mlen == rlen) && *mlen <= TRD_MAX_MSG;
 }
 
 /* A WRITE with immediate's immediate: after the RETH of an ONLY packet. */
