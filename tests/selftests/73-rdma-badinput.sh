@@ -404,6 +404,37 @@ irn_cases() {
 	[ "$(grep '^wc wr_id [01] status 0' $TOUT | head -2 | awk '{ print $3 }' | tr '\n' ' ')" = "0 1 " ] ||
 		fail "irn send: receives completed out of order"
 	tgrep '^qp state 6$' "a SEND naming the wrong receive did not fail the QP"
+	# WRITEs with immediate (ONLY): receive 1's out of order, placed and
+	# NAKed; one whose length is not its RETH's, or for a receive not
+	# posted: dropped (at 256, where nothing may change); then receive
+	# 0's in order: both complete in order, with their immediates and
+	# lengths, one ACK (MSN 2); one naming the wrong receive in order:
+	# NAK invalid request, QP to ERR.
+	t_start irn-wimm || { fail "$SIDE: target"; return; }
+	p0=$(rdma_counter $DEV irn_ooo_placed) b0=$(rdma_counter $DEV bad_packets)
+	W="irn,len=64,rkey=$RKEY,rlen=64"
+	inj irn-wimm-ooo "op=0xb,psn=101,$W,va=$((VA + 64)),imm=0x1111,sn=1,off=64,fill=0x55"
+	expect irn-wimm-ooo NAK-SEQ/100
+	grep -q ' irn sack 101$' /tmp/inj.out || fail "irn-wimm-ooo: no IRN NAK for 101"
+	inj irn-wimm-badlen "op=0xb,psn=102,$W,va=$((VA + 256)),imm=2,sn=2,off=128,fill=0x77"
+	expect irn-wimm-badlen none
+	inj irn-wimm-not-posted "op=0xb,psn=103,$W,va=$((VA + 256)),imm=3,sn=8,off=64,fill=0x77"
+	expect irn-wimm-not-posted none
+	inj irn-wimm-first "op=0xb,psn=100,ack,$W,va=$VA,imm=0x2222,sn=0,off=64,fill=0x66"
+	expect irn-wimm-first ACK/101
+	grep -q ' msn 2 icrc ok irn$' /tmp/inj.out || fail "irn-wimm-first: the ACK's MSN is not 2"
+	[ $(($(rdma_counter $DEV irn_ooo_placed) - p0)) = 1 ] || fail "irn wimm: placed out of order, want +1"
+	[ $(($(rdma_counter $DEV bad_packets) - b0)) = 2 ] || fail "irn wimm: bad_packets, want +2"
+	inj irn-wimm-bad-sn "op=0xb,psn=102,ack,$W,va=$VA,imm=4,sn=5,off=64"
+	expect irn-wimm-bad-sn NAK-INV/102
+	t_stop
+	tgrep '^wc wr_id 0 status 0 .* opcode 129 imm 0x2222 len 64$' "receive 0: no WRITE-with-immediate completion"
+	tgrep '^wc wr_id 1 status 0 .* opcode 129 imm 0x1111 len 64$' \
+		"receive 1 (placed out of order): no WRITE-with-immediate completion"
+	[ "$(grep '^wc wr_id [01] status 0' $TOUT | head -2 | awk '{ print $3 }' | tr '\n' ' ')" = "0 1 " ] ||
+		fail "irn wimm: receives completed out of order"
+	tgrep '^mr changed 0\.\.127 \(128 bytes\)$' "the WRITEs with immediate did not land exactly"
+	tgrep '^qp state 6$' "a WRITE with immediate naming the wrong receive did not fail the QP"
 	RES=$_res
 }
 

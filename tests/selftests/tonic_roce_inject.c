@@ -21,7 +21,9 @@
  *	tos=N (the IPv4 TOS byte: 3 is ECN CE)
  *	irn (IRN, rdma-glue/hdr.h: BTH resv8a IRN_CAP | IRN, and a WRITE
  *	opcode without a RETH of its own carries va/rkey/rlen in front of
- *	its payload, a SEND opcode sn=N off=N: its receive WQE and offset)
+ *	its payload, a SEND opcode sn=N off=N: its receive WQE and offset,
+ *	the end of a WRITE with immediate sn=N off=N after its RETH: the
+ *	receive it takes and the message's length)
  *
  * Packets go out of IFNAME (AF_PACKET, to DST_MAC: nothing of the local IP
  * stack checks or fixes them) GAP_MS (20) apart; every RoCEv2 packet that
@@ -167,17 +169,27 @@ static int parse(char *spec, struct pkt *k, long qpn)
 }
 
 /* Build @k into @out (an IPv4 packet); its length. */
+static void put_reth(uint8_t *p, const struct pkt *k)
+{
+	put32(p, k->va >> 32);
+	put32(p + 4, (uint32_t)k->va);
+	put32(p + 8, k->rkey);
+	put32(p + 12, k->rlen);
+}
+
 static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struct in_addr dst)
 {
 	int pad = (-k->len) & 3;
 	/*
-	 * IRN framing: WRITE middle, last, last with immediate get a RETH in
-	 * front of the payload, SENDs their receive WQE and offset.
+	 * IRN framing, after the opcode's own headers: WRITE middle, last,
+	 * last with immediate get a RETH in front of the payload; SENDs their
+	 * receive WQE and offset (sn, off), and so does the end of a WRITE
+	 * with immediate after its RETH (off: the message's length).
 	 */
 	int irn_reth = k->irn && k->op >= 0x07 && k->op <= 0x09;
-	int irn_send = k->irn && k->op <= 0x05;
+	int irn_sn = k->irn && (k->op <= 0x05 || k->op == 0x09 || k->op == 0x0b);
 	size_t ext = (has_reth(k->op) || irn_reth ? 16 : 0) + (has_imm(k->op) ? 4 : 0) +
-		     (has_aeth(k->op) ? 4 : 0) + (irn_send ? 8 : 0);
+		     (has_aeth(k->op) ? 4 : 0) + (irn_sn ? 8 : 0);
 	size_t blen, tot;
 	uint8_t *udp = out + 20, *bth = out + 28, *p;
 	uint16_t cs;
@@ -211,14 +223,11 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 	put32(bth + 8, (k->psn & 0xffffff) | (k->ack ? 0x80000000u : 0));
 	p = bth + 12;
 	{
-		uint8_t hdr[24];
+		uint8_t hdr[32];
 		size_t h = 0;
 
-		if (has_reth(k->op) || irn_reth) {
-			put32(hdr, k->va >> 32);
-			put32(hdr + 4, (uint32_t)k->va);
-			put32(hdr + 8, k->rkey);
-			put32(hdr + 12, k->rlen);
+		if (has_reth(k->op)) {
+			put_reth(hdr, k);
 			h = 16;
 		}
 		if (has_imm(k->op)) {
@@ -229,7 +238,11 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 			put32(hdr + h, k->aeth);
 			h += 4;
 		}
-		if (irn_send) {
+		if (irn_reth) {
+			put_reth(hdr + h, k);
+			h += 16;
+		}
+		if (irn_sn) {
 			put32(hdr + h, k->sn);
 			put32(hdr + h + 4, k->off);
 			h += 8;

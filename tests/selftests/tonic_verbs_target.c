@@ -212,10 +212,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "tonic_verbs_target: ibv_poll_cq failed\n");
 			return 1;
 		}
-		for (i = 0; i < n; i++, got++)
-			printf("wc wr_id %llu status %d (%s) opcode %d len %u\n",
+		for (i = 0; i < n; i++, got++) {
+			printf("wc wr_id %llu status %d (%s) opcode %d",
 			       (unsigned long long)wc[i].wr_id, wc[i].status,
-			       ibv_wc_status_str(wc[i].status), wc[i].opcode, wc[i].byte_len);
+			       ibv_wc_status_str(wc[i].status), wc[i].opcode);
+			if (wc[i].wc_flags & IBV_WC_WITH_IMM)
+				printf(" imm 0x%x", ntohl(wc[i].imm_data));
+			printf(" len %u\n", wc[i].byte_len);
+		}
 		fflush(stdout);
 		if (!n)
 			nanosleep(&ts, NULL);
