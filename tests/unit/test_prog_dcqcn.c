@@ -53,6 +53,17 @@ static void cut_and_recover(void)
 	ph_free(ph);
 }
 
+/* alpha, estimated from the cut a CNP makes: after = before (1 - alpha / 2). */
+static u32 cut_alpha(struct ph *ph)
+{
+	u32 before = rate(ph), after;
+
+	ph_cnp(ph, 0);
+	ph_run(ph, 1);
+	after = rate(ph);
+	return (u32)(((u64)(before - after) << 17) / before);
+}
+
 static void alpha_decay(void)
 {
 	struct ph *ph = ph_new(128);
@@ -67,26 +78,28 @@ static void alpha_decay(void)
 	for (n = 0; n < 100; n++)
 		alpha -= alpha >> 8;
 	before = rate(ph);
-	ph_cnp(ph, 0);
-	ph_run(ph, 10);
+	est = cut_alpha(ph);
 	after = rate(ph);
-	/* after = before - before * alpha / 2  =>  alpha = 2 (before - after) / before */
-	est = (u32)(((u64)(before - after) << 17) / before);
 	ok(est + 700 >= alpha && est <= alpha + 700,
 	   "alpha decayed by 1/256 per period: %u/65536 (model %u)", est, alpha);
 	ok(after > before / 2, "second cut is milder than the first (%u -> %u)", before, after);
 	ph_free(ph);
 }
 
-/* param[0] = 300 us, param[1] = 5 Mb/s, on an engine of 100 ns cycles. */
-static void params(void)
+/*
+ * param[0] = 300 us, param[1] = 5 Mb/s, on an engine of 100 ns cycles;
+ * param[5] = F fast-recovery steps (@f, 0: the paper's 5), then additive
+ * increase.
+ */
+static void params(u32 f)
 {
 	struct ph *ph = ph_new_ps(128, 100000);
 	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_dcqcn);
-	u32 rc = LINE / 4, rt = LINE / 2, i;
+	u32 rc = LINE / 4, rt = LINE / 2, steps = f ? f : 5, i;
 
 	c.param[0] = 300;
 	c.param[1] = 5000;
+	c.param[5] = f;
 	ph_add(ph, 0, &c);
 	ph_cnp(ph, 0);
 	ph_run(ph, 1);
@@ -95,27 +108,15 @@ static void params(void)
 	is(rate(ph), rc, "two CNPs: a quarter, target a half of line rate");
 	ph_run(ph, 2800);	/* 280 us: not yet a period */
 	is(rate(ph), rc, "no increase before the 300 us timer");
-	for (i = 1; i <= 5; i++) {
+	for (i = 1; i <= steps + 1; i++) {
 		ph_run(ph, 3000);
+		if (i > steps)
+			rt += 5000;	/* additive increase by param[1] */
 		rc = (rc + rt + 1) / 2;
-		is(rate(ph), rc, "fast recovery step %u after %u us", i, 280 + 300 * i);
+		is(rate(ph), rc, "F = %u, after %u us: %s", steps, 280 + 300 * i,
+		   i > steps ? "additive increase, Rt += 5 Mb/s" : "fast recovery, Rc = (Rc + Rt) / 2");
 	}
-	ph_run(ph, 3000);
-	rt += 5000;
-	rc = (rc + rt + 1) / 2;
-	is(rate(ph), rc, "additive increase by param[1]: Rt += 5 Mb/s");
 	ph_free(ph);
-}
-
-/* alpha's rise on a CNP, as an estimate from the cut it makes. */
-static u32 cut_alpha(struct ph *ph)
-{
-	u32 before = rate(ph), after;
-
-	ph_cnp(ph, 0);
-	ph_run(ph, 1);
-	after = rate(ph);
-	return (u32)(((u64)(before - after) << 17) / before);
 }
 
 /* param[4] g = 1/16, param[6] K = 100 us apart from T = 100 ms. */
@@ -149,37 +150,12 @@ static void g_and_k(void)
 	ph_free(ph);
 }
 
-/* param[5] F = 2: two fast-recovery steps, then additive increase. */
-static void fast_recovery_steps(void)
-{
-	struct ph *ph = ph_new_ps(128, 100000);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_dcqcn);
-	u32 rc = LINE / 4, rt = LINE / 2, i;
-
-	c.param[0] = 300;
-	c.param[1] = 5000;
-	c.param[5] = 2;
-	ph_add(ph, 0, &c);
-	ph_cnp(ph, 0);
-	ph_run(ph, 1);
-	ph_cnp(ph, 0);
-	ph_run(ph, 2800);
-	for (i = 1; i <= 3; i++) {
-		ph_run(ph, 3000);
-		if (i > 2)
-			rt += 5000;
-		rc = (rc + rt + 1) / 2;
-		is(rate(ph), rc, "step %u: %s", i, i > 2 ? "additive increase" : "fast recovery");
-	}
-	ph_free(ph);
-}
-
 int main(void)
 {
 	cut_and_recover();
 	alpha_decay();
-	params();
+	params(0);
+	params(2);
 	g_and_k();
-	fast_recovery_steps();
 	return tap_done();
 }
