@@ -33,14 +33,15 @@ static u32 tonic_dev_param(struct tonic_dev *dev, const char *prog, u32 idx)
 
 u8 tonic_dev_params_fill(struct tonic_dev *dev, struct tonic_flow_cfg *cfg)
 {
+	const struct tonic_dev_params *p = tonic_dev_params_find(dev, cfg->prog->name);
 	u8 own = 0;
 	u32 i;
 
 	for (i = 0; i < TONIC_PROG_PARAMS; i++) {
 		if (cfg->param[i])
 			own |= BIT(i);
-		else
-			cfg->param[i] = tonic_dev_param(dev, cfg->prog->name, i);
+		else if (p)
+			cfg->param[i] = p->param[i];
 	}
 	return own;
 }

@@ -76,6 +76,19 @@ static struct sk_buff *trd_resp_fail(struct trd_qp *qp, u8 code, u32 psn)
 	return nak;
 }
 
+/* No receive WQE for a message that needs one: RNR NAK, the PSN not consumed. */
+static struct sk_buff *trd_resp_rnr(struct trd_qp *qp, u32 psn)
+{
+	trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
+	return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
+}
+
+/* Receive WQE number @sn is posted and not taken yet. */
+static bool trd_resp_rwqe_posted(const struct trd_qp *qp, u32 sn)
+{
+	return sn - qp->rq.cons < qp->rq.prod - qp->rq.cons;
+}
+
 /* Take the next receive WQE for an incoming message; false: none (RNR). */
 static bool trd_resp_take_rwqe(struct trd_qp *qp)
 {
@@ -97,7 +110,7 @@ static struct sk_buff *trd_resp_send(struct trd_qp *qp, const struct trd_bth *bt
 		if (qp->in_recv || qp->wrkey)	/* inside a SEND or a WRITE */
 			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 		if (!trd_resp_take_rwqe(qp))
-			goto rnr;
+			return trd_resp_rnr(qp, psn);
 	} else if (!qp->in_recv) {
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	}
@@ -119,9 +132,6 @@ static struct sk_buff *trd_resp_send(struct trd_qp *qp, const struct trd_bth *bt
 		qp->in_recv = false;
 	}
 	return NULL;
-rnr:
-	trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
-	return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
 }
 
 /*
@@ -178,10 +188,8 @@ static struct sk_buff *trd_resp_write(struct trd_qp *qp, const struct trd_bth *b
 	 */
 	if (trd_op_has_imm(op) && qp->in_recv)
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
-	if (trd_op_has_imm(op) && qp->rq.cons == qp->rq.prod) {
-		trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
-		return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
-	}
+	if (trd_op_has_imm(op) && qp->rq.cons == qp->rq.prod)
+		return trd_resp_rnr(qp, psn);
 	if (trd_op_is_first(op)) {
 		const struct trd_reth *reth = ext;
 
@@ -333,7 +341,7 @@ static int trd_resp_irn_send_place(struct trd_qp *qp, const struct trd_bth *bth,
 	len -= sizeof(struct trd_irn_send);
 	if (qp->in_recv && sn == qp->rq.cons - 1 && !trd_op_is_first(op))
 		rwqe = &qp->rwqe;
-	else if (sn - qp->rq.cons < qp->rq.prod - qp->rq.cons)
+	else if (trd_resp_rwqe_posted(qp, sn))
 		rwqe = &qp->rq.wqe[sn % qp->rq.size];
 	else
 		return -ENOENT;		/* not posted (yet): in order it gets an RNR NAK */
@@ -366,7 +374,7 @@ static bool trd_resp_irn_wimm_slot(struct trd_qp *qp, const struct trd_bth *bth,
 	u32 sn, mlen;
 
 	if (!trd_resp_irn_wimm_hdr(bth, len, &sn, &mlen) ||
-	    sn - qp->rq.cons >= qp->rq.prod - qp->rq.cons)
+	    !trd_resp_rwqe_posted(qp, sn))
 		return false;
 	slot->sn = sn;
 	slot->end = mlen;
@@ -396,10 +404,8 @@ static struct sk_buff *trd_resp_irn_in_order(struct trd_qp *qp, struct sk_buff *
 		if (qp->in_recv || !trd_resp_irn_wimm_hdr(bth, len, &sn, &mlen) ||
 		    sn != qp->rq.cons)
 			return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
-		if (qp->rq.cons == qp->rq.prod) {
-			trd_count(qp->dev, TRD_CNT_RNR_NAK_SENT, 1);
-			return trd_resp_ack(qp, TRD_AETH_RNR_NAK | (qp->min_rnr_timer & 0x1f), psn);
-		}
+		if (qp->rq.cons == qp->rq.prod)
+			return trd_resp_rnr(qp, psn);
 		code = trd_resp_irn_place(qp, bth, trd_pkt_payload(bth), len);
 		if (code)
 			return trd_resp_fail(qp, code, psn);

@@ -66,16 +66,19 @@ cancel:
 	return -EMSGSIZE;
 }
 
+/* The device the request names, or ERR_PTR(-EINVAL / -ENODEV), said in extack. */
 static struct tonic_dev *tonic_nl_dev(struct genl_info *info)
 {
 	struct tonic_dev *dev;
 
 	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_NAME))
-		return NULL;
+		return ERR_PTR(-EINVAL);
 	dev = tonic_dev_find(nla_data(info->attrs[TONIC_A_DEV_NAME]));
-	if (!dev)
+	if (!dev) {
 		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[TONIC_A_DEV_NAME],
 				    "no such Tonic device");
+		return ERR_PTR(-ENODEV);
+	}
 	return dev;
 }
 
@@ -85,8 +88,8 @@ int tonic_nl_dev_get_doit(struct sk_buff *skb, struct genl_info *info)
 	struct sk_buff *msg;
 	int err;
 
-	if (!dev)
-		return info->attrs[TONIC_A_DEV_NAME] ? -ENODEV : -EINVAL;
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	msg = genlmsg_new(NLMSG_GOODSIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
@@ -125,8 +128,8 @@ int tonic_nl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 		return -EPERM;
 	}
 	dev = tonic_nl_dev(info);
-	if (!dev)
-		return tb[TONIC_A_DEV_NAME] ? -ENODEV : -EINVAL;
+	if (IS_ERR(dev))
+		return PTR_ERR(dev);
 	if (GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_PARAM_PROGRAM) ||
 	    GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_PARAM_INDEX) ||
 	    GENL_REQ_ATTR_CHECK(info, TONIC_A_DEV_PARAM_VALUE))
