@@ -4,7 +4,7 @@ build-check:
 	@B=$(B) scripts/build-check.sh
 
 guest: modules user guest-progs
-	@B=$(B) tests/qemu/run.sh --suite guest --timeout 2400
+	@B=$(B) tests/qemu/run.sh --suite guest --timeout 3000
 
 harness: modules
 	@B=$(B) tests/qemu/selftest.sh
