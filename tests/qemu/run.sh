@@ -68,7 +68,13 @@ TAP=$B/results/$SUITE.tap
 B=$B TONIC_MODROOT=$MODROOT TONIC_KO_DIR=$KODIR \
 	"$TOP"/tests/qemu/mkinitramfs.sh "$KVER" "$INITRD" "$TESTS" "$MODE" || exit 1
 
-APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 nokaslr ${TONIC_APPEND:-}"
+# A TCG guest's clock is the host's: a host that stops running QEMU for a
+# while (CI shares this machine) looks like a CPU stuck in the guest, and
+# the first report then says the whole stall at once (a CI run panicked
+# with "stuck for 45s" where the default threshold is 20 s); an RCU stall
+# likewise.  60 s for both still catches a real lockup or stall long before
+# a test's limit.
+APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60 nokaslr ${TONIC_APPEND:-}"
 QEMU="qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m $MEM -nodefaults -no-reboot
  -kernel $KERNEL -initrd $INITRD"
 
