@@ -32,6 +32,9 @@
 	  "IRN NAKs received (the requester resends selectively).")	\
 	X(IRN_READ_OOO_PLACED, irn_read_ooo_placed,			\
 	  "IRN READ response packets placed out of order (requester).")	\
+	X(IRN_READ_REQ_KEPT, irn_read_req_kept,				\
+	  "IRN READ requests kept out of order (responder), answered once " \
+	  "the PSNs before them arrived.")				\
 	X(DUP_REQ, duplicate_requests,					\
 	  "Duplicate request packets received (acknowledged again, not placed).") \
 	X(ICRC_ERR, icrc_errors, "Packets dropped for a bad ICRC.")	\

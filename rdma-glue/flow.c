@@ -319,7 +319,10 @@ out:
  * A NACK names the PSN that triggered it in *@sack (IRN: the responder
  * kept it and what else came out of order), or, with @sack NULL, comes
  * from a go-back-N receiver that kept nothing from @psn on
- * (TONIC_PKT_F_GBN).  Never past the last segment the flow named: a
+ * (TONIC_PKT_F_GBN).  A READ's PSN is acknowledged by its response only:
+ * one the responder kept as a request is the NACK's trigger, not
+ * selectively acked (the flow still resends it if the response is lost).
+ * Never past the last segment the flow named: a
  * READ's responses may arrive before the flow "sent" its later PSNs (one
  * request names them all), and the engine drops an ACK beyond what it
  * sent; the requester acks the rest as the flow names them
@@ -352,8 +355,11 @@ bool trd_flow_in(struct trd_qp *qp, u32 type, u32 psn, const u32 *sack)
 	} else if (type == TONIC_PKT_NACK) {
 		/* Sent, so named by the flow: below desc_end, past the cumulative ack. */
 		if (trd_psn_cmp(*sack, psn) > 0 && trd_psn_cmp(*sack, qp->desc_end) < 0) {
+			const struct trd_swqe *wqe = trd_req_wqe(qp, *sack);
+
 			pkt.nack = trd_psn_to_seg(qp, *sack);
-			pkt.nsack = 1;
+			pkt.nsack = !wqe || wqe->opcode != IB_WR_RDMA_READ ||
+				    trd_comp_read_arrived(qp, *sack);
 			pkt.sack[0].start = pkt.nack;
 			pkt.sack[0].end = pkt.nack + 1;
 		} else {

@@ -86,7 +86,10 @@ struct trd_bth {
  *    The responder places such a packet at once, in order or not, and
  *    NAKs one out of order with the cumulative ack (the BTH's PSN, as a
  *    NAK sequence error) and the PSN that triggered it (struct
- *    trd_irn_sack after the AETH).
+ *    trd_irn_sack after the AETH).  A READ request carries struct
+ *    trd_irn_read after its RETH (IRN's read_WQE_SN): one out of order is
+ *    kept (and NAKed so) and answered once the PSNs before it arrived,
+ *    as READs are executed in order.
  */
 #define TRD_BTH_IRN_CAP		0x02000000u
 #define TRD_BTH_IRN		0x01000000u
@@ -102,6 +105,14 @@ struct trd_bth {
 struct trd_irn_send {
 	__be32 wqe_sn;
 	__be32 off;
+} __packed;
+
+/*
+ * After the RETH of an IRN-framed READ request: which READ of the QP it
+ * is, as the count of READs the requester posted before it.
+ */
+struct trd_irn_read {
+	__be32 wqe_sn;
 } __packed;
 
 /* After the AETH of an IRN NAK: the PSN whose arrival triggered it. */

@@ -28,6 +28,7 @@ static void trd_qp_reset(struct trd_qp *qp)
 	qp->nak_sent = false;
 	qp->irn_peer = qp->irn_req = false;
 	qp->rsn_next = 0;
+	qp->rdsn_next = qp->rd_sn = 0;
 	bitmap_zero(qp->irn_placed, TRD_IRN_BITS);
 	qp->in_recv = false;
 	qp->wrkey = 0;
@@ -450,6 +451,8 @@ int trd_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr, const struct 
 		if (wr->opcode == IB_WR_SEND || wr->opcode == IB_WR_SEND_WITH_IMM ||
 		    wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM)
 			wqe->rsn = qp->rsn_next++;
+		else if (wr->opcode == IB_WR_RDMA_READ)
+			wqe->rsn = qp->rdsn_next++;
 		qp->sq.prod++;
 		if (qp->state == IB_QPS_ERR)
 			trd_qp_error(qp);

@@ -9,8 +9,9 @@
  * builds the packets it names.  AckReq on the last packet of a message,
  * on the last one announced, on retransmissions and at least every
  * TRD_ACKREQ_EVERY packets.
- * With an IRN program, requests say so (TRD_BTH_IRN_CAP), and WRITEs and
- * SENDs started once the peer said it too go in IRN framing (hdr.h).
+ * With an IRN program, requests say so (TRD_BTH_IRN_CAP), and WRITEs,
+ * SENDs and READs started once the peer said it too go in IRN framing
+ * (hdr.h).
  *
  * Runs wherever it is kicked (post_send's caller, the rx softirq), and
  * from a work item when the flow gave descriptors or notes or when kicked
@@ -65,20 +66,25 @@ struct trd_swqe *trd_req_wqe(struct trd_qp *qp, u32 psn)
  * A READ request for a WQE's PSNs from the @k-th on, @n of them: the
  * responder answers each with a response packet.  Sent for the first PSN
  * of a run of them the flow names; the later ones are already asked for.
+ * In IRN framing it says which READ it is (read_WQE_SN).
  */
 static struct sk_buff *trd_req_read(struct trd_qp *qp, const struct trd_swqe *wqe, u32 psn,
 				    u32 k, u32 n)
 {
 	u32 off = k * qp->mtu;
+	struct trd_irn_read *ir;
 	struct trd_reth *reth;
 	struct sk_buff *skb;
-	void *pay;
 
-	skb = trd_pkt_alloc(qp, TRD_OP_READ_REQ, psn, true, 0, (void **)&reth, &pay);
+	skb = trd_pkt_alloc(qp, TRD_OP_READ_REQ, psn, true, wqe->irn ? sizeof(*ir) : 0,
+			    (void **)&reth, (void **)&ir);
 	if (!skb)
 		return NULL;
 	if (qp->irn)
-		((struct trd_bth *)reth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP);
+		((struct trd_bth *)reth - 1)->qpn |= htonl(TRD_BTH_IRN_CAP |
+							   (wqe->irn ? TRD_BTH_IRN : 0));
+	if (wqe->irn)
+		ir->wqe_sn = htonl(wqe->rsn);
 	reth->va = cpu_to_be64(wqe->remote_addr + off);
 	reth->rkey = cpu_to_be32(wqe->rkey);
 	reth->len = cpu_to_be32(min_t(u64, wqe->length - off, (u64)n * qp->mtu));
@@ -150,6 +156,17 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	qp->last_desc_psn = psn;
 	qp->last_desc_rtx = rtx;
 	k = (psn - wqe->first_psn) & TRD_PSN_MASK;
+	/*
+	 * IRN framing, decided when its first packet is built (WQEs posted
+	 * before the peer's first answer get it too): a WRITE's packets each
+	 * carry a RETH, before the payload if not in the header, and the last
+	 * of one with immediate its receive WQE and length after it; a SEND's
+	 * its receive WQE and offset; a READ request its read_WQE_SN (hdr.h).
+	 */
+	if (!wqe->started) {
+		wqe->started = true;
+		wqe->irn = qp->irn_peer;
+	}
 	if (wqe->opcode == IB_WR_RDMA_READ) {
 		if (rtx && qp->irn_peer)
 			return trd_req_read_hole(qp, wqe, psn, run);
@@ -187,17 +204,6 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	 */
 	ackreq = last || rtx || (d->flags & TONIC_DESC_LAST) ||
 		 ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
-	/*
-	 * IRN framing, decided when its first packet is built (WQEs posted
-	 * before the peer's first answer get it too): a WRITE's packets each
-	 * carry a RETH, before the payload if not in the header, and the last
-	 * of one with immediate its receive WQE and length after it; a SEND's
-	 * its receive WQE and offset (hdr.h).
-	 */
-	if (!wqe->started) {
-		wqe->started = true;
-		wqe->irn = qp->irn_peer && wqe->opcode != IB_WR_RDMA_READ;
-	}
 	irn_ext = 0;
 	if (wqe->irn && trd_op_is_send(op))
 		irn_ext = sizeof(struct trd_irn_send);

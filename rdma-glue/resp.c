@@ -263,12 +263,22 @@ static int trd_resp_irn_place(struct trd_qp *qp, const struct trd_bth *bth, void
 	return 0;
 }
 
-/* IRN framing: a WRITE or a SEND packet. */
+/* IRN framing: a WRITE or a SEND packet, a READ request. */
 static bool trd_resp_irn_framed(const struct trd_bth *bth)
 {
 	u8 op = bth->opcode;
 
-	return (ntohl(bth->qpn) & TRD_BTH_IRN) && (trd_op_is_write(op) || trd_op_is_send(op));
+	return (ntohl(bth->qpn) & TRD_BTH_IRN) &&
+	       (trd_op_is_write(op) || trd_op_is_send(op) || op == TRD_OP_READ_REQ);
+}
+
+/* An IRN-framed READ request's read_WQE_SN; false: too short. */
+static bool trd_resp_irn_read_sn(const struct trd_bth *bth, u32 len, u32 *sn)
+{
+	if (len < sizeof(struct trd_irn_read))
+		return false;
+	*sn = ntohl(((const struct trd_irn_read *)trd_pkt_payload(bth))->wqe_sn);
+	return true;
 }
 
 /*
@@ -427,12 +437,67 @@ static struct sk_buff *trd_resp_irn_in_order(struct trd_qp *qp, struct sk_buff *
 	return code ? trd_resp_fail(qp, code, psn) : NULL;
 }
 
+/* The PSNs a READ of @len bytes takes: one per response packet. */
+static u32 trd_resp_read_npkts(const struct trd_qp *qp, u32 len)
+{
+	return max_t(u32, 1, DIV_ROUND_UP(len, qp->mtu));
+}
+
+/*
+ * A READ's responses, from PSN @psn, queued for the responder's work
+ * item; false when TRD_MAX_RD_ATOM are being answered already (it is
+ * dropped and counted, as if lost).  The lock held.
+ */
+static bool trd_resp_read_queue(struct trd_qp *qp, u32 psn, u32 rkey, u64 va, u32 len)
+{
+	if (qp->rd_tail - qp->rd_head >= TRD_MAX_RD_ATOM) {
+		trd_count(qp->dev, TRD_CNT_READ_REQ_DROPS, 1);
+		return false;
+	}
+	qp->rd[qp->rd_tail++ % TRD_MAX_RD_ATOM] =
+		(struct trd_rd_res){ .psn = psn, .rkey = rkey, .va = va, .len = len };
+	queue_work(system_wq, &qp->resp_work);
+	return true;
+}
+
+/* A new READ at epsn (@psn, @len bytes) was queued: it takes its PSNs, ends a message. */
+static void trd_resp_read_take(struct trd_qp *qp, u32 psn, u32 len)
+{
+	qp->epsn = trd_psn_add(psn, trd_resp_read_npkts(qp, len));
+	qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
+	qp->rd_sn++;
+}
+
+/*
+ * An IRN-framed READ request out of order: checked as one in order is
+ * (length, access, the MR's range) and kept in @slot, to be answered when
+ * epsn passes it; false when it fails a check (in order it fails the QP).
+ */
+static bool trd_resp_irn_read_slot(struct trd_qp *qp, const struct trd_bth *bth, u32 len,
+				   struct trd_irn_slot *slot)
+{
+	const struct trd_reth *reth = trd_pkt_ext(bth);
+	u32 rkey = be32_to_cpu(reth->rkey), rlen = be32_to_cpu(reth->len), sn;
+	u64 va = be64_to_cpu(reth->va);
+
+	if (!trd_resp_irn_read_sn(bth, len, &sn) || rlen > TRD_MAX_MSG ||
+	    !(qp->access & IB_ACCESS_REMOTE_READ) ||
+	    !trd_resp_reth_ok(qp, rkey, va, rlen, IB_ACCESS_REMOTE_READ))
+		return false;
+	slot->end = rlen;
+	slot->sn = sn;
+	slot->rkey = rkey;
+	slot->va = va;
+	slot->flags = TRD_IRN_READ;
+	return true;
+}
+
 /*
  * An IRN-framed packet past the expected PSN, within TRD_IRN_BITS of it:
- * placed (once) and NAKed with its PSN.  One that fails its checks is
- * dropped, not NAKed: the requester sends it again, and in order it fails
- * the QP as any bad request does (a SEND for a receive not posted yet
- * gets its RNR NAK then).
+ * placed (once; a READ request kept) and NAKed with its PSN.  One that
+ * fails its checks is dropped, not NAKed: the requester sends it again,
+ * and in order it fails the QP as any bad request does (a SEND for a
+ * receive not posted yet gets its RNR NAK then).
  */
 static struct sk_buff *trd_resp_irn_ooo(struct trd_qp *qp, struct sk_buff *skb,
 					const struct trd_bth *bth, u32 psn)
@@ -447,7 +512,9 @@ static struct sk_buff *trd_resp_irn_ooo(struct trd_qp *qp, struct sk_buff *skb,
 		return trd_resp_irn_nak(qp, psn);
 	}
 	memset(slot, 0, sizeof(*slot));
-	if (trd_op_is_send(op))
+	if (op == TRD_OP_READ_REQ)
+		err = trd_resp_irn_read_slot(qp, bth, len, slot) ? 0 : -EINVAL;
+	else if (trd_op_is_send(op))
 		err = trd_resp_irn_send_place(qp, bth, len, slot);
 	else if (trd_op_has_imm(op) && !trd_resp_irn_wimm_slot(qp, bth, len, slot))
 		err = -ENOENT;
@@ -460,7 +527,10 @@ static struct sk_buff *trd_resp_irn_ooo(struct trd_qp *qp, struct sk_buff *skb,
 	slot->flags |= (trd_op_is_first(op) ? TRD_IRN_FIRST : 0) |
 		       (trd_op_is_last(op) ? TRD_IRN_LAST : 0);
 	__set_bit(bit, qp->irn_placed);
-	trd_qp_count(qp, TRD_CNT_IRN_OOO_PLACED, TRD_CNT_QP_IRN_OOO);
+	if (op == TRD_OP_READ_REQ)
+		trd_count(qp->dev, TRD_CNT_IRN_READ_REQ_KEPT, 1);
+	else
+		trd_qp_count(qp, TRD_CNT_IRN_OOO_PLACED, TRD_CNT_QP_IRN_OOO);
 	return trd_resp_irn_nak(qp, psn);
 }
 
@@ -487,23 +557,48 @@ static bool trd_resp_irn_send_pass(struct trd_qp *qp, const struct trd_irn_slot 
 }
 
 /*
- * The expected PSN moved (to qp->epsn, from @from): past packets placed
- * out of order that follow it now -- a SEND's receive taken and completed
- * as in order, every message's end counted in the MSN.  Bits of PSNs it
- * jumped over (a READ's) are cleared.  1 when it moved further, 0 when
- * not, -EPROTO when a SEND did not fit (the caller fails the QP).
+ * Bits of the PSNs from @from to epsn, which it jumped over (a READ's),
+ * are cleared: nothing is placed more than TRD_IRN_BITS past epsn.
  */
-static int trd_resp_irn_advance(struct trd_qp *qp, u32 from)
+static void trd_resp_irn_jumped(struct trd_qp *qp, u32 from)
 {
-	u32 n = min_t(u32, (qp->epsn - from) & TRD_PSN_MASK, TRD_IRN_BITS), i, bit;
-	int moved = 0;
+	u32 n = min_t(u32, (qp->epsn - from) & TRD_PSN_MASK, TRD_IRN_BITS), i;
 
 	for (i = 0; i < n; i++)
 		__clear_bit((from + i) % TRD_IRN_BITS, qp->irn_placed);
-	for (bit = qp->epsn % TRD_IRN_BITS; __test_and_clear_bit(bit, qp->irn_placed);
+}
+
+/*
+ * The expected PSN moved (to qp->epsn, from @from): past packets placed
+ * out of order that follow it now -- a SEND's receive taken and completed
+ * as in order, a READ kept queued for its responses, every message's end
+ * counted in the MSN.  A READ that finds TRD_MAX_RD_ATOM being answered
+ * stops it there, as one in order is dropped: the requester resends it.
+ * 1 when it moved further, 0 when not, -EPROTO when a SEND or a READ did
+ * not fit (the caller fails the QP).
+ */
+static int trd_resp_irn_advance(struct trd_qp *qp, u32 from)
+{
+	u32 bit;
+	int moved = 0;
+
+	trd_resp_irn_jumped(qp, from);
+	for (bit = qp->epsn % TRD_IRN_BITS; test_bit(bit, qp->irn_placed);
 	     bit = qp->epsn % TRD_IRN_BITS) {
 		const struct trd_irn_slot *slot = &qp->irn_slot[bit];
 
+		if (slot->flags & TRD_IRN_READ) {
+			if (qp->in_recv || qp->wrkey || slot->sn != qp->rd_sn)
+				return -EPROTO;
+			if (!trd_resp_read_queue(qp, qp->epsn, slot->rkey, slot->va, slot->end))
+				break;
+			from = qp->epsn;
+			trd_resp_read_take(qp, from, slot->end);
+			trd_resp_irn_jumped(qp, from);
+			moved = 1;
+			continue;
+		}
+		__clear_bit(bit, qp->irn_placed);
 		if ((slot->flags & TRD_IRN_SEND) && !trd_resp_irn_send_pass(qp, slot))
 			return -EPROTO;
 		if (slot->flags & TRD_IRN_WIMM) {
@@ -543,7 +638,7 @@ static bool trd_resp_read_queued(const struct trd_qp *qp, u32 psn)
 	for (i = qp->rd_head; i != qp->rd_tail; i++) {
 		const struct trd_rd_res *res = &qp->rd[i % TRD_MAX_RD_ATOM];
 
-		left = max_t(u32, 1, DIV_ROUND_UP(res->len, qp->mtu));
+		left = trd_resp_read_npkts(qp, res->len);
 		if (trd_psn_cmp(psn, res->psn) >= 0 &&
 		    trd_psn_cmp(psn, trd_psn_add(res->psn, left)) < 0)
 			return true;
@@ -555,44 +650,37 @@ static bool trd_resp_read_queued(const struct trd_qp *qp, u32 psn)
  * A READ request: checked now (rkey, PD, access, the MR's bounds), queued
  * for the responder's work item, which sends a response packet per PSN of
  * it (FIRST/MIDDLE/LAST or ONLY, AETH on the first and last) in the
- * request's PSN space.  A new one takes its PSNs from the expected PSN on;
- * a duplicate (the requester went back N into it, with va and len moved to
+ * request's PSN space.  A new one takes its PSNs from the expected PSN on
+ * (in IRN framing it must be the READ that comes next: read_WQE_SN); a
+ * duplicate (the requester went back N into it, with va and len moved to
  * the PSN it named) is answered again, within the PSNs already taken.
- * More than TRD_MAX_RD_ATOM at once: dropped and counted, as if lost
- * (the requester resends).  The lock held.
+ * The lock held.
  */
-static struct sk_buff *trd_resp_read(struct trd_qp *qp, const struct trd_bth *bth, u32 psn,
-				     bool dup)
+static struct sk_buff *trd_resp_read(struct trd_qp *qp, struct sk_buff *skb,
+				     const struct trd_bth *bth, u32 psn, bool dup)
 {
 	const struct trd_reth *reth = trd_pkt_ext(bth);
 	u64 va = be64_to_cpu(reth->va);
-	u32 rkey = be32_to_cpu(reth->rkey), len = be32_to_cpu(reth->len);
-	u32 npkts = max_t(u32, 1, DIV_ROUND_UP_ULL(len, qp->mtu));
-	struct trd_rd_res *res;
+	u32 rkey = be32_to_cpu(reth->rkey), len = be32_to_cpu(reth->len), sn;
 
 	if (len > TRD_MAX_MSG)
 		return dup ? NULL : trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
-	if (dup && trd_psn_cmp(trd_psn_add(psn, npkts), qp->epsn) > 0)
+	if (dup && trd_psn_cmp(trd_psn_add(psn, trd_resp_read_npkts(qp, len)), qp->epsn) > 0)
 		return NULL;		/* not within what was asked before */
 	if (!dup && (qp->in_recv || qp->wrkey))
 		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);	/* inside a message */
+	if (!dup && trd_resp_irn_framed(bth) &&
+	    (!trd_resp_irn_read_sn(bth, trd_pkt_paylen(skb, bth), &sn) || sn != qp->rd_sn))
+		return trd_resp_fail(qp, TRD_NAK_INVALID_REQ, psn);
 	if (!(qp->access & IB_ACCESS_REMOTE_READ) ||
 	    !trd_resp_reth_ok(qp, rkey, va, len, IB_ACCESS_REMOTE_READ))
 		return dup ? NULL : trd_resp_fail(qp, TRD_NAK_REM_ACCESS, psn);
 	if (dup && trd_resp_read_queued(qp, psn))
 		return NULL;
-	if (qp->rd_tail - qp->rd_head >= TRD_MAX_RD_ATOM) {
-		trd_count(qp->dev, TRD_CNT_READ_REQ_DROPS, 1);
-		return NULL;
-	}
-	res = &qp->rd[qp->rd_tail++ % TRD_MAX_RD_ATOM];
-	*res = (struct trd_rd_res){ .psn = psn, .rkey = rkey, .va = va, .len = len };
-	if (!dup) {
-		qp->epsn = trd_psn_add(psn, npkts);
+	if (trd_resp_read_queue(qp, psn, rkey, va, len) && !dup) {
+		trd_resp_read_take(qp, psn, len);
 		qp->nak_sent = false;
-		qp->msn = (qp->msn + 1) & TRD_PSN_MASK;
 	}
-	queue_work(system_wq, &qp->resp_work);
 	return NULL;
 }
 
@@ -712,7 +800,7 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 	if (diff < 0) {
 		trd_count(qp->dev, TRD_CNT_DUP_REQ, 1);
 		if (op == TRD_OP_READ_REQ) {
-			ack = trd_resp_read(qp, bth, psn, true);
+			ack = trd_resp_read(qp, skb, bth, psn, true);
 			goto out;
 		}
 		ack = trd_resp_ack(qp, TRD_AETH_ACK | TRD_AETH_CREDIT_INVALID,
@@ -722,7 +810,7 @@ void trd_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, const struct trd_bth *
 
 	epsn = qp->epsn;
 	if (op == TRD_OP_READ_REQ) {
-		ack = trd_resp_read(qp, bth, psn, false);
+		ack = trd_resp_read(qp, skb, bth, psn, false);
 		/* Behind the READ's responses: what was placed past its PSNs. */
 		if (!ack && qp->state != IB_QPS_ERR)
 			ack = trd_resp_irn_ack(qp, epsn, false);

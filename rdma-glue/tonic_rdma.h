@@ -137,9 +137,9 @@ struct trd_swqe {
 	int num_sge;
 	struct ib_sge sge[TRD_MAX_SGE];
 	u32 first_psn, npkts;		/* given at post_send */
-	u32 rsn;			/* SEND: the peer's receive WQE (IRN's recv_WQE_SN) */
+	u32 rsn;			/* IRN's recv_WQE_SN (SEND, WRITE-imm), read_WQE_SN */
 	bool started;			/* a packet of it was built: its framing is fixed */
-	bool irn;			/* IRN framing: a WRITE to a peer that does IRN */
+	bool irn;			/* IRN framing: toward a peer that does IRN */
 };
 
 struct trd_rwqe {
@@ -183,13 +183,16 @@ struct trd_rq {
  * A packet the responder placed out of order (IRN): what happens when the
  * expected PSN passes it -- a SEND's receive WQE is taken (FIRST) and
  * completed (LAST, end bytes, with imm); a WRITE with immediate's is
- * taken and completed (WIMM, end: the message's length); any message's
- * end counts in the MSN.
+ * taken and completed (WIMM, end: the message's length); a READ request
+ * is queued for its responses (READ: end its length, rkey and va its
+ * RETH's, sn its read_WQE_SN); any message's end counts in the MSN.
  */
 struct trd_irn_slot {
 	u32 end;			/* SEND: offset + length of the packet; WIMM: see above */
 	u32 sn;				/* its receive WQE's number (rq.cons when taken) */
 	__be32 imm;
+	u32 rkey;
+	u64 va;
 	u8 flags;			/* TRD_IRN_* */
 };
 
@@ -198,6 +201,7 @@ struct trd_irn_slot {
 #define TRD_IRN_IMM		0x4
 #define TRD_IRN_SEND		0x8
 #define TRD_IRN_WIMM		0x10
+#define TRD_IRN_READ		0x20
 
 struct trd_qp {
 	struct ib_qp ib;
@@ -229,6 +233,7 @@ struct trd_qp {
 	bool irn_peer;			/* the peer answered IRN_CAP: new WRITEs in IRN framing */
 	bool irn_req;			/* the peer's requests have IRN_CAP: so do our ACKs */
 	u32 rsn_next;			/* receive-consuming messages posted: the next rsn */
+	u32 rdsn_next;			/* READs posted: the next READ's rsn */
 	u64 cnp_last_ns;		/* when the last CNP for this QP left (cnp.c) */
 
 	struct trd_sq sq;
@@ -296,6 +301,7 @@ struct trd_qp {
 	u64 wva;
 	u32 wlen, woff;
 	struct trd_rd_res rd[TRD_MAX_RD_ATOM];	/* READs being answered, a ring */
+	u32 rd_sn;			/* READs taken in order: the next one's read_WQE_SN */
 	u32 rd_head, rd_tail;
 	struct sk_buff *rd_ack;		/* an ACK/NAK waiting behind READ responses */
 	struct work_struct resp_work;	/* sends READ responses */

@@ -36,7 +36,10 @@
 #    not a full MTU) dropped and counted; past the 256-PSN window the
 #    plain NAK; the gap filled: one ACK for the message, MSN 1, the MR
 #    written exactly; a bad one in order: NAK, QP to ERR; SENDs likewise,
-#    into the receive they name, completed in order;
+#    into the receive they name, completed in order; a READ request out
+#    of order kept (not answered) until the gap before it is filled, then
+#    answered ahead of the ACK; one naming another READ in order: NAK,
+#    QP to ERR;
 #  * after each destructive case the target QP is created anew.
 #
 # Then the same cases against Soft-RoCE (rxe1 as the target): the reply
@@ -435,6 +438,37 @@ irn_cases() {
 		fail "irn wimm: receives completed out of order"
 	tgrep '^mr changed 0\.\.127 \(128 bytes\)$' "the WRITEs with immediate did not land exactly"
 	tgrep '^qp state 6$' "a WRITE with immediate naming the wrong receive did not fail the QP"
+	# READ requests (read_WQE_SN after the RETH): the first READ (0) out
+	# of order, at 101, is kept and NAKed with its PSN, not answered yet;
+	# a duplicate NAKed again; one with a bad key or cut short of its
+	# read_WQE_SN dropped; the WRITE at 100 fills the gap: the READ is
+	# answered then (its response at 101) and one ACK behind it covers
+	# both (MSN 2); a READ naming another READ in order: NAK invalid
+	# request, QP to ERR.
+	t_start irn-read || { fail "$SIDE: target"; return; }
+	k0=$(rdma_counter $DEV irn_read_req_kept) b0=$(rdma_counter $DEV bad_packets)
+	R="op=0xc,irn,len=0,rlen=64"
+	inj irn-read-ooo "$R,psn=101,va=$((VA + 512)),rkey=$RKEY,sn=0"
+	expect irn-read-ooo NAK-SEQ/100
+	grep -q ' irn sack 101$' /tmp/inj.out || fail "irn-read-ooo: no IRN NAK for 101"
+	grep -q '^reply op 0x10 ' /tmp/inj.out && fail "irn-read-ooo: answered before the gap was filled"
+	inj irn-read-dup "$R,psn=101,va=$((VA + 512)),rkey=$RKEY,sn=0"
+	expect irn-read-dup NAK-SEQ/100
+	inj irn-read-badkey "$R,psn=102,va=$VA,rkey=$BADKEY,sn=1"; expect irn-read-badkey none
+	inj irn-read-no-sn "$R,psn=103,va=$VA,rkey=$RKEY,sn=1,hdrcut=4"; expect irn-read-no-sn none
+	inj irn-read-fill "op=0xa,psn=100,irn,ack,len=64,va=$VA,rkey=$RKEY,rlen=64,fill=0x88"
+	expect irn-read-fill ACK/101
+	grep -q '^reply op 0x10 psn 101$' /tmp/inj.out || fail "irn-read-fill: the kept READ was not answered"
+	[ "$(grep -n '^reply op' /tmp/inj.out | head -1 | grep -c 'op 0x10')" = 1 ] ||
+		fail "irn-read-fill: the ACK went before the READ's response"
+	grep -q ' msn 2 icrc ok irn$' /tmp/inj.out || fail "irn-read-fill: the ACK's MSN is not 2"
+	[ $(($(rdma_counter $DEV irn_read_req_kept) - k0)) = 1 ] || fail "irn read: kept, want +1"
+	[ $(($(rdma_counter $DEV bad_packets) - b0)) = 2 ] || fail "irn read: bad_packets, want +2"
+	inj irn-read-bad-sn "$R,psn=102,va=$VA,rkey=$RKEY,sn=5"
+	expect irn-read-bad-sn NAK-INV/102
+	t_stop
+	tgrep '^mr changed 0\.\.63 \(64 bytes\)$' "the WRITE before the READ did not land exactly"
+	tgrep '^qp state 6$' "a READ naming another READ did not fail the QP"
 	RES=$_res
 }
 

@@ -127,6 +127,11 @@ placed=$(rdma_counter tonic1 irn_ooo_placed)
 [ "$(rdma_counter tonic0 irn_nak_rcvd)" -gt 0 ] || ksft_fail "tonic0 received no IRN NAK"
 [ "$(rdma_counter tonic0 irn_read_ooo_placed)" -gt 0 ] ||
 	ksft_fail "tonic0 placed no READ response out of order"
+# A READ request behind a lost WRITE packet is kept by the responder
+# (its read_WQE_SN says which READ it is) and answered once the hole is
+# filled, not dropped for the requester to send again.
+[ "$(rdma_counter tonic1 irn_read_req_kept)" -gt 0 ] ||
+	ksft_fail "tonic1 kept no READ request out of order"
 # WRITEs with immediate, IRN-framed too (the end of each names the receive
 # it takes): placed out of order, each receive completed in order with its
 # immediate and length (tonic_rdma_xfer -i checks them).  Two packets a

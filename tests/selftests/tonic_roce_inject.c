@@ -23,7 +23,8 @@
  *	opcode without a RETH of its own carries va/rkey/rlen in front of
  *	its payload, a SEND opcode sn=N off=N: its receive WQE and offset,
  *	the end of a WRITE with immediate sn=N off=N after its RETH: the
- *	receive it takes and the message's length)
+ *	receive it takes and the message's length, a READ request sn=N
+ *	after its RETH: its read_WQE_SN)
  *
  * Packets go out of IFNAME (AF_PACKET, to DST_MAC: nothing of the local IP
  * stack checks or fixes them) GAP_MS (20) apart; every RoCEv2 packet that
@@ -184,12 +185,14 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 	 * IRN framing, after the opcode's own headers: WRITE middle, last,
 	 * last with immediate get a RETH in front of the payload; SENDs their
 	 * receive WQE and offset (sn, off), and so does the end of a WRITE
-	 * with immediate after its RETH (off: the message's length).
+	 * with immediate after its RETH (off: the message's length); a READ
+	 * request its read_WQE_SN (sn) after its RETH.
 	 */
 	int irn_reth = k->irn && k->op >= 0x07 && k->op <= 0x09;
 	int irn_sn = k->irn && (k->op <= 0x05 || k->op == 0x09 || k->op == 0x0b);
+	int irn_rsn = k->irn && k->op == 0x0c;
 	size_t ext = (has_reth(k->op) || irn_reth ? 16 : 0) + (has_imm(k->op) ? 4 : 0) +
-		     (has_aeth(k->op) ? 4 : 0) + (irn_sn ? 8 : 0);
+		     (has_aeth(k->op) ? 4 : 0) + (irn_sn ? 8 : 0) + (irn_rsn ? 4 : 0);
 	size_t blen, tot;
 	uint8_t *udp = out + 20, *bth = out + 28, *p;
 	uint16_t cs;
@@ -246,6 +249,10 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 			put32(hdr + h, k->sn);
 			put32(hdr + h + 4, k->off);
 			h += 8;
+		}
+		if (irn_rsn) {
+			put32(hdr + h, k->sn);
+			h += 4;
 		}
 		memcpy(p, hdr, ext);
 		p += ext;
