@@ -19,18 +19,48 @@ static int tp_prog_index(struct tonic_pci *p, const struct tonic_prog_ops *prog)
 	return -EOPNOTSUPP;
 }
 
+/*
+ * FLOW_PARAM for the parameters @mask names, with @values, in @c: 1, or 0
+ * when @mask is empty (nothing to post).  -EOPNOTSUPP without CAP_PARAM:
+ * the flow's parameters would be dropped silently.
+ */
+static int tp_param_cmd(struct tonic_pci *p, u32 flow, u32 mask, const u32 *values,
+			struct tonic_pci_cmd *c)
+{
+	u32 i;
+
+	BUILD_BUG_ON(TONIC_PCI_PARAMS != TONIC_PROG_PARAMS);
+	if (!mask)
+		return 0;
+	if (!(p->caps & TONIC_PCI_CAP_PARAM))
+		return -EOPNOTSUPP;
+	*c = (struct tonic_pci_cmd){ .op = TONIC_PCI_OP_FLOW_PARAM, .flow = flow };
+	c->param.mask = mask;
+	for (i = 0; i < TONIC_PCI_PARAMS; i++)
+		if (mask & BIT(i))
+			c->param.value[i] = values[i];
+	return 1;
+}
+
 static int tp_flow_add(struct tonic_dev *dev, u32 flow, const struct tonic_flow_cfg *cfg)
 {
 	struct tonic_pci *p = to_tp(dev);
-	struct tonic_pci_cmd c = { .op = TONIC_PCI_OP_FLOW_ADD, .flow = flow };
+	struct tonic_pci_cmd c = { .op = TONIC_PCI_OP_FLOW_ADD, .flow = flow }, pc;
 	struct tp_flow *f;
-	int prog, err;
+	int prog, err, params;
+	u32 mask = 0, i;
 
 	if (flow >= dev->max_flows)
 		return -EINVAL;
 	prog = tp_prog_index(p, cfg->prog);
 	if (prog < 0)
 		return prog;
+	for (i = 0; i < TONIC_PROG_PARAMS; i++)
+		if (cfg->param[i])
+			mask |= BIT(i);
+	params = tp_param_cmd(p, flow, mask, cfg->param, &pc);
+	if (params < 0)
+		return params;
 	f = &p->flows[flow];
 	c.add.prog = prog;
 	c.add.seg_size = cfg->seg_size;
@@ -49,17 +79,52 @@ static int tp_flow_add(struct tonic_dev *dev, u32 flow, const struct tonic_flow_
 	}
 	f->epoch++;
 	c.epoch = f->epoch;
+	pc.epoch = f->epoch;
 	f->seg_size = cfg->seg_size;
 	f->tail = cfg->start_seg;
 	clear_bit(0, &f->sub);
+	/* Its parameters right behind it, before anything can push: both or none. */
 	spin_lock(&p->cmd_lock);
-	err = tp_post(p, &c, 2 + 9);
+	err = tp_room(p, 1 + params);
+	if (!err)
+		err = tp_post(p, &c, 2 + 9);
+	if (!err && params)
+		err = tp_post(p, &pc, 2 + 1 + TONIC_PCI_PARAMS);
 	spin_unlock(&p->cmd_lock);
 	if (!err) {
 		f->live = true;
 		f->failed = false;
 		p->nlive++;
 	}
+	spin_unlock_bh(&p->evt_lock);
+	tp_kick(p);
+	return err == -EIO ? -ENODEV : err;
+}
+
+static int tp_flow_set_param(struct tonic_dev *dev, u32 flow, u32 idx, u32 value)
+{
+	struct tonic_pci *p = to_tp(dev);
+	struct tonic_pci_cmd c;
+	u32 values[TONIC_PCI_PARAMS] = {};
+	struct tp_flow *f;
+	int err;
+
+	if (flow >= dev->max_flows || idx >= TONIC_PCI_PARAMS)
+		return -EINVAL;
+	values[idx] = value;
+	err = tp_param_cmd(p, flow, BIT(idx), values, &c);
+	if (err < 0)
+		return err;
+	f = &p->flows[flow];
+	spin_lock_bh(&p->evt_lock);
+	if (!f->live || f->failed) {
+		spin_unlock_bh(&p->evt_lock);
+		return -ENOENT;
+	}
+	c.epoch = f->epoch;
+	spin_lock(&p->cmd_lock);
+	err = tp_post(p, &c, 2 + 1 + TONIC_PCI_PARAMS);
+	spin_unlock(&p->cmd_lock);
 	spin_unlock_bh(&p->evt_lock);
 	tp_kick(p);
 	return err == -EIO ? -ENODEV : err;
@@ -256,6 +321,7 @@ static void tp_destroy(struct tonic_dev *dev)
 const struct tonic_dev_ops tp_ops = {
 	.flow_add	= tp_flow_add,
 	.flow_remove	= tp_flow_remove,
+	.flow_set_param	= tp_flow_set_param,
 	.push		= tp_push,
 	.incoming	= tp_incoming,
 	.flow_stats	= tp_flow_stats,

@@ -65,10 +65,11 @@ struct tonic_pci {
 	struct tp_flow *flows;
 
 	struct tp_lb *lb;	/* loopback self-test in progress (under evt_lock) */
-	struct mutex lb_mutex;	/* lb_result, lb_busy, lb_flows, lb_segs */
+	struct mutex lb_mutex;	/* lb_result, lb_busy, lb_flows, lb_segs, lb_prog */
 	struct work_struct lb_work;
 	bool lb_busy;
 	u32 lb_flows, lb_segs;
+	const struct tonic_prog_ops *lb_prog;
 	char lb_result[320];
 
 	struct hrtimer timer;
@@ -114,6 +115,7 @@ static inline void tp_wr(struct tonic_pci *p, u32 off, u32 v)
 void tp_kick(struct tonic_pci *p);
 enum hrtimer_restart tp_timer_fn(struct hrtimer *t);
 void tp_out_note(struct tonic_pci *p, void *priv, const struct tonic_note *n);
+int tp_room(struct tonic_pci *p, u32 n);
 int tp_post(struct tonic_pci *p, const struct tonic_pci_cmd *c, unsigned int words);
 void tp_poll(struct work_struct *w);
 

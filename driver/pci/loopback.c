@@ -3,7 +3,9 @@
  * Loopback self-test (sysfs tonic_loopback): flows whose client is the
  * driver itself, acking every descriptor at once; exercises flow add, push,
  * incoming, the event ring and remove without the TCP glue, and measures
- * descriptors per second and MMIO per descriptor in the guest.
+ * descriptors per second and MMIO per descriptor in the guest.  The flows
+ * run newreno or the program named, with the device's parameters for it
+ * (tonic dev set), as any flow does.
  */
 #include "internal.h"
 
@@ -20,10 +22,18 @@ void tp_lb_desc(struct tp_lb *lb, const struct tonic_desc *d)
 	}
 }
 
-static int tp_loopback(struct tonic_pci *p, u32 nflows, u32 segs)
+static int tp_loopback(struct tonic_pci *p, const struct tonic_prog_ops *prog, u32 nflows,
+		       u32 segs)
 {
-	struct tonic_flow_cfg cfg = { .prog = tonic_prog_find("newreno"), .seg_size = 1448,
-				      .init_cwnd = 64, .ack_notify = 64 };
+	/*
+	 * The acks come from a polling loop, late by far more than the
+	 * microseconds of a datacenter program's RTO under emulation: Linux's
+	 * RTOmin, 200 ms, for every program.
+	 */
+	struct tonic_flow_cfg cfg = { .prog = prog, .seg_size = 1448, .init_cwnd = 64,
+				      .ack_notify = 64,
+				      .rto_cycles = div_u64(200ULL * NSEC_PER_MSEC * 1000,
+							    max(p->dev.cycle_ps, 1u)) };
 	u64 rd0, wr0, db0, cmd0, ev0, t0, t1, descs;
 	unsigned long deadline;
 	struct tp_lb *lb;
@@ -117,25 +127,30 @@ void tp_lb_work(struct work_struct *w)
 {
 	struct tonic_pci *p = container_of(w, struct tonic_pci, lb_work);
 
-	tp_loopback(p, p->lb_flows, p->lb_segs);
+	tp_loopback(p, p->lb_prog, p->lb_flows, p->lb_segs);
 }
 
 /*
- * Write "FLOWS SEGMENTS" to start the loopback self-test (in a work item,
- * so that an unbind can interrupt it); read "result: running|ok|fail" and
- * the figures.
+ * Write "FLOWS SEGMENTS [PROGRAM]" to start the loopback self-test (in a
+ * work item, so that an unbind can interrupt it); read "result:
+ * running|ok|fail" and the figures.
  */
 static ssize_t tonic_loopback_store(struct device *d, struct device_attribute *attr,
 				    const char *buf, size_t count)
 {
 	struct tonic_pci *p = pci_get_drvdata(to_pci_dev(d));
+	const struct tonic_prog_ops *prog;
+	char name[TONIC_PCI_PROG_NAME_LEN] = "newreno";
 	u32 nflows, segs;
 	int err = 0;
 
 	if (!p)
 		return -ENODEV;
-	if (sscanf(buf, "%u %u", &nflows, &segs) != 2 || !nflows || nflows > TP_LB_MAX ||
-	    !segs || segs > (1u << 24))
+	if (sscanf(buf, "%u %u %15s", &nflows, &segs, name) < 2 || !nflows ||
+	    nflows > TP_LB_MAX || !segs || segs > (1u << 24))
+		return -EINVAL;
+	prog = tonic_prog_find(name);
+	if (!prog)
 		return -EINVAL;
 	mutex_lock(&p->lb_mutex);
 	if (p->lb_busy || READ_ONCE(p->dying)) {
@@ -144,6 +159,7 @@ static ssize_t tonic_loopback_store(struct device *d, struct device_attribute *a
 		p->lb_busy = true;
 		p->lb_flows = nflows;
 		p->lb_segs = segs;
+		p->lb_prog = prog;
 		snprintf(p->lb_result, sizeof(p->lb_result), "result: running\n");
 		queue_work(system_long_wq, &p->lb_work);
 	}

@@ -63,17 +63,17 @@ void tp_out_note(struct tonic_pci *p, void *priv, const struct tonic_note *n)
 }
 
 /*
- * Post one command (the first @words 32-bit words) and ring the doorbell.
- * Caller holds cmd_lock.  -EIO when the device is not up, -ENOBUFS when the
- * ring is full.
+ * Room for @n more commands?  Caller holds cmd_lock.  -EIO when the device
+ * is not up, -ENOBUFS when the ring is full.  The device's CMD_HEAD is read
+ * only when the cached copy says there is no room.
  */
-int tp_post(struct tonic_pci *p, const struct tonic_pci_cmd *c, unsigned int words)
+int tp_room(struct tonic_pci *p, u32 n)
 {
-	u32 slot, head;
+	u32 head;
 
 	if (READ_ONCE(p->state) != TP_UP)
 		return -EIO;
-	if (p->cmd_tail - p->cmd_head >= p->cmd_n) {
+	if (p->cmd_tail - p->cmd_head + n > p->cmd_n) {
 		head = tp_rd(p, TONIC_PCI_REG_CMD_HEAD);
 		if (p->cmd_tail - head > p->cmd_n) {
 			/* The poller sees the same garbage and fails the device. */
@@ -81,11 +81,26 @@ int tp_post(struct tonic_pci *p, const struct tonic_pci_cmd *c, unsigned int wor
 			return -EIO;
 		}
 		p->cmd_head = head;
-		if (p->cmd_tail - head >= p->cmd_n) {
+		if (p->cmd_tail - head + n > p->cmd_n) {
 			atomic64_inc(&p->ctr.cmd_ring_full);
 			return -ENOBUFS;
 		}
 	}
+	return 0;
+}
+
+/*
+ * Post one command (the first @words 32-bit words) and ring the doorbell.
+ * Caller holds cmd_lock.  -EIO when the device is not up, -ENOBUFS when the
+ * ring is full.
+ */
+int tp_post(struct tonic_pci *p, const struct tonic_pci_cmd *c, unsigned int words)
+{
+	int err = tp_room(p, 1);
+	u32 slot;
+
+	if (err)
+		return err;
 	slot = p->cmd_tail & (p->cmd_n - 1);
 	__iowrite32_copy(p->win + p->cmd_off + slot * TONIC_PCI_CMD_SIZE, c, words);
 	atomic64_add(words, &p->ctr.mmio_writes);

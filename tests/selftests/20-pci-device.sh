@@ -12,7 +12,9 @@ for round in 1 2; do
 	echo "round $round: $PCI_DEV"
 	cat "$PCI_DEV/tonic_info"
 	pci_info state | grep -qx up || ksft_fail "device state is not up"
-	pci_info version | grep -qx '1\.0' || ksft_fail "unexpected version"
+	pci_info version | grep -qx '1\.1' || ksft_fail "unexpected version"
+	# CAP_PARAM (0x8): the model takes program parameters (FLOW_PARAM).
+	[ $(($(pci_info caps) & 0x8)) = 8 ] || ksft_fail "no CAP_PARAM in caps $(pci_info caps)"
 	[ "$(pci_info max_flows)" -ge 1 ] || ksft_fail "no flows"
 	[ "$(pci_info cycle_ps)" -ge 1 ] || ksft_fail "no cycle"
 	pci_info programs | grep -qw newreno || ksft_fail "device has no newreno program"

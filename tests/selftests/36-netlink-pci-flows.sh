@@ -3,8 +3,10 @@
 # self-test runs flows without sock-glue): tonic flow show lists them with
 # the exact layout and the device's counters, only in init_net; tonic
 # monitor announces added/removed; the tracepoints fire; the fuzzer runs
-# while the flows come and go; the driver's own counters (sysfs
-# tonic_info) are in tonic -j stats under "backend", with their values.
+# while the flows come and go; program parameters (the device's, a live
+# flow's own) reach the device, seen in the cwnd it reports for an irn
+# flow; the driver's own counters (sysfs tonic_info) are in tonic -j stats
+# under "backend", with their values.
 # timeout: 240
 . /tests/lib.sh
 . /tests/pci-lib.sh
@@ -47,8 +49,6 @@ assert_eq "owner" "$(jget '[0].owner')" device
 assert_eq "prog" "$(jget '[0].program')" newreno
 assert_eq "seg_size" "$(jget '[0].seg-size')" 1448
 id=$(jget '[0].id')
-# The PCIe Tonic has no way to change a live flow's parameters: it says so.
-expect_err 1 "cannot change a live flow" $TONIC flow set "$name" "$id" param 0 1
 $TONIC flow show dev "$name" id "$id" || echo "(flow $id already gone)"
 jrun flow show prog newreno
 jrun flow show prog sack
@@ -69,6 +69,44 @@ while grep -q '^result: running' "$PCI_DEV/tonic_loopback"; do
 done
 cat "$PCI_DEV/tonic_loopback"
 grep -q '^result: ok' "$PCI_DEV/tonic_loopback" || ksft_fail "loopback failed"
+
+# Program parameters reach the device (CAP_PARAM: a FLOW_PARAM command
+# behind FLOW_ADD, and one for a live flow): irn's BDP-FC cap, param 0, is
+# the cwnd the device reports for the flow.  The device's value at flow
+# add, the flow's own set live, back to the device's value (flow set 0),
+# and the program's default once the device's is cleared.
+pci_info caps | grep -q '0x[0-9a-f]*[89a-f]$' || ksft_fail "the device model has no CAP_PARAM"
+wait_cwnd() {
+	i=0
+	while :; do
+		OUT=$($TONIC -j flow show dev "$name" prog irn)
+		[ "$(jget '[0].cwnd')" = "$1" ] && break
+		i=$((i + 1))
+		[ $i -gt 200 ] && ksft_fail "$2: the device reports cwnd $(jget '[0].cwnd'), not $1"
+		sleep 0.05
+	done
+	echo "ok: $2: cwnd $1, param 0 $(jget '[0].param[0]')"
+}
+$TONIC dev set "$name" prog irn param 0 200 || ksft_fail "tonic dev set $name prog irn param 0 200"
+echo "1 1000000 irn" > "$PCI_DEV/tonic_loopback" || ksft_fail "start the irn loopback"
+wait_cwnd 200 "the device's parameter at flow add"
+id=$(jget '[0].id')
+assert_eq "the flow's parameter 0" "$(jget '[0].param[0]')" 200
+$TONIC flow set "$name" "$id" param 0 150 || ksft_fail "tonic flow set $name $id param 0 150"
+wait_cwnd 150 "the flow's own, set live"
+$TONIC flow set "$name" "$id" param 0 0 || ksft_fail "tonic flow set $name $id param 0 0"
+wait_cwnd 200 "back to the device's"
+$TONIC dev set "$name" prog irn param 0 0 || ksft_fail "tonic dev set $name prog irn param 0 0"
+wait_cwnd 110 "the program's default (IRN_BDP_CAP)"
+i=0
+while grep -q '^result: running' "$PCI_DEV/tonic_loopback"; do
+	i=$((i + 1)); [ $i -gt 600 ] && ksft_fail "irn loopback did not finish"
+	sleep 0.1
+done
+grep -q '^result: ok' "$PCI_DEV/tonic_loopback" ||
+	ksft_fail "irn loopback: $(cat "$PCI_DEV/tonic_loopback")"
+expect_err 1 "Invalid argument" sh -c "echo '1 10 nosuch' > $PCI_DEV/tonic_loopback"
+
 echo 1 > $T/events/tonic/tonic_segment_out/enable
 echo 1 > $T/events/tonic/tonic_ack_in/enable
 pci_loopback 2 2000 > /dev/null || ksft_fail "second loopback"

@@ -115,7 +115,8 @@ int dm_init(struct dm *dm, void *win, size_t size, const struct dm_cfg *cfg)
 	DM_WR(dm, TONIC_PCI_REG_MAGIC, 0);
 	memset(dm->win + 4, 0, size - 4);
 	DM_WR(dm, TONIC_PCI_REG_VERSION, TONIC_PCI_VERSION_MAJOR << 16 | TONIC_PCI_VERSION_MINOR);
-	DM_WR(dm, TONIC_PCI_REG_CAPS, TONIC_PCI_CAP_POLL | (cfg->faults ? TONIC_PCI_CAP_FAULT : 0));
+	DM_WR(dm, TONIC_PCI_REG_CAPS, TONIC_PCI_CAP_POLL | TONIC_PCI_CAP_PARAM |
+	      (cfg->faults ? TONIC_PCI_CAP_FAULT : 0));
 	DM_WR(dm, TONIC_PCI_REG_MAX_FLOWS, cfg->max_flows);
 	DM_WR(dm, TONIC_PCI_REG_WND_BITS, cfg->wnd_bits);
 	DM_WR(dm, TONIC_PCI_REG_RING_DEPTH, cfg->ring_depth);
@@ -293,6 +294,17 @@ static int dm_cmd(struct dm *dm, const struct tonic_pci_cmd *c)
 		if (!dm->used[flow] || c->epoch != dm->epoch[flow])
 			return 0;	/* stale: the flow was removed */
 		err = tonic_push(dm->tc, flow, c->push.tail, c->push.last_len);
+		break;
+	case TONIC_PCI_OP_FLOW_PARAM:
+		if (!dm->used[flow] || c->epoch != dm->epoch[flow])
+			return 0;
+		if (c->param.mask >> TONIC_PCI_PARAMS) {
+			err = -EINVAL;
+			break;
+		}
+		for (i = 0; i < TONIC_PCI_PARAMS && !err; i++)
+			if (c->param.mask & (1u << i))
+				err = tonic_flow_set_param(dm->tc, flow, i, c->param.value[i]);
 		break;
 	case TONIC_PCI_OP_INCOMING:
 		if (!dm->used[flow] || c->epoch != dm->epoch[flow])

@@ -29,7 +29,7 @@
 
 #define TONIC_PCI_MAGIC			0x43494e54	/* "TNIC" */
 #define TONIC_PCI_VERSION_MAJOR		1
-#define TONIC_PCI_VERSION_MINOR		0
+#define TONIC_PCI_VERSION_MINOR		1
 #define TONIC_PCI_WINDOW_MIN		0x100000	/* smallest window: 1 MiB */
 
 /* Register block, offset 0 of the window.  RO = device writes, host reads. */
@@ -68,6 +68,7 @@
 #define TONIC_PCI_CAP_POLL		0x1	/* rings may be polled (always set) */
 #define TONIC_PCI_CAP_MSIX		0x2	/* MSI-X vector 0 on new events */
 #define TONIC_PCI_CAP_FAULT		0x4	/* TONIC_PCI_REG_FAULT is honoured */
+#define TONIC_PCI_CAP_PARAM		0x8	/* TONIC_PCI_OP_FLOW_PARAM is honoured */
 
 /* TONIC_PCI_REG_CONTROL */
 #define TONIC_PCI_CTRL_ENABLE		0x1	/* consume commands, run the engine */
@@ -122,6 +123,8 @@
 #define TONIC_PCI_OP_FLOW_REMOVE	2
 #define TONIC_PCI_OP_PUSH		3
 #define TONIC_PCI_OP_INCOMING		4
+#define TONIC_PCI_OP_FLOW_PARAM		5	/* program parameters of a live flow */
+#define TONIC_PCI_PARAMS		8	/* program parameters per flow */
 
 struct tonic_pci_cmd {
 	__u8 op;		/* TONIC_PCI_OP_* */
@@ -137,6 +140,10 @@ struct tonic_pci_cmd {
 		struct {
 			__u32 tail, last_len;
 		} push;
+		struct {
+			__u32 mask;	/* bit i: parameter i takes value[i] */
+			__u32 value[TONIC_PCI_PARAMS];	/* 0: the program's default */
+		} param;
 		struct {
 			__u8 type, flags, nsack, pad;	/* tonic_pkt type/flags, SACK blocks */
 			__u32 cum_ack, nack, grant, rtt;
