@@ -106,6 +106,7 @@ CHECK_SUITES := build-check
 -include userspace-tools/sim/sim.mk
 -include userspace-tools/devmodel/devmodel.mk
 -include userspace-tools/tonic/tonic.mk
+-include userspace-tools/drdma/drdma.mk
 include tests/ynl/ynl.mk
 include tests/layout/layout.mk
 include tests/cli/cli.mk
@@ -142,7 +143,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 INSTALL_MOD_DIR ?= extra
 MODDIR = $(DESTDIR)/lib/modules/$(KVER)/$(INSTALL_MOD_DIR)
 INSTALL_FILES := $(SBINDIR)/tonic $(MANDIR)/man8/tonic.8 $(INCLUDEDIR)/linux/tonic.h \
-	$(INCLUDEDIR)/linux/tonic_nl.h \
+	$(INCLUDEDIR)/linux/tonic_nl.h $(SBINDIR)/tonic-drdma $(INCLUDEDIR)/linux/tonic_drdma.h \
 	$(DATADIR)/ynl/specs/tonic.yaml $(DATADIR)/bash-completion/completions/tonic
 
 # The check suite: install/uninstall into a temporary DESTDIR, versions, linking.
@@ -151,10 +152,13 @@ install-check: modules user
 	@B=$(B) tests/pkg/install.sh
 CHECK_SUITES += install-check
 
-install: modules $(B)/user/tonic
+install: modules $(B)/user/tonic $(B)/user/tonic-drdma
 	install -D -m 0644 tonic.ko $(MODDIR)/tonic.ko
 	install -D -m 0644 rdma-glue/tonic_rdma.ko $(MODDIR)/tonic_rdma.ko
+	install -D -m 0644 drdma/tonic_drdma.ko $(MODDIR)/tonic_drdma.ko
 	install -D -m 0755 $(B)/user/tonic $(DESTDIR)$(SBINDIR)/tonic
+	install -D -m 0755 $(B)/user/tonic-drdma $(DESTDIR)$(SBINDIR)/tonic-drdma
+	install -D -m 0644 include/uapi/linux/tonic_drdma.h $(DESTDIR)$(INCLUDEDIR)/linux/tonic_drdma.h
 	install -D -m 0644 userspace-tools/tonic/tonic.8 $(DESTDIR)$(MANDIR)/man8/tonic.8
 	install -D -m 0644 userspace-tools/tonic/tonic.bash-completion \
 		$(DESTDIR)$(DATADIR)/bash-completion/completions/tonic
@@ -166,7 +170,7 @@ install: modules $(B)/user/tonic
 
 uninstall:
 	@test -n "$(KVER)" || { echo "no kernel headers: cannot tell KVER (pass KVER=...)"; exit 1; }
-	rm -f $(MODDIR)/tonic.ko $(MODDIR)/tonic_rdma.ko $(addprefix $(DESTDIR),$(INSTALL_FILES))
+	rm -f $(MODDIR)/tonic.ko $(MODDIR)/tonic_rdma.ko $(MODDIR)/tonic_drdma.ko $(addprefix $(DESTDIR),$(INSTALL_FILES))
 	-rmdir $(DESTDIR)$(DATADIR)/ynl/specs $(DESTDIR)$(DATADIR)/ynl 2>/dev/null
 	-rmdir $(DESTDIR)$(DATADIR)/bash-completion/completions \
 		$(DESTDIR)$(DATADIR)/bash-completion 2>/dev/null

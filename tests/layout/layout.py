@@ -24,10 +24,10 @@ import subprocess
 import sys
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SRC_DIRS = ["tonic-core", "driver", "sock-glue", "admin", "rdma-glue", "include",
+SRC_DIRS = ["tonic-core", "driver", "sock-glue", "admin", "rdma-glue", "drdma", "include",
             "userspace-tools", "."]
 LAYER = {"tonic-core": 0, "include": 0, "driver": 1, "admin": 2, "sock-glue": 3,
-         "rdma-glue": 3, ".": 4, "userspace-tools": 4}
+         "rdma-glue": 3, "drdma": 3, ".": 4, "userspace-tools": 4}
 IDIRS = ["include", "include/uapi", "tonic-core"]
 INC = re.compile(r'^\s*#\s*include\s*([<"])([^">]+)[">]')
 

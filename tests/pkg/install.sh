@@ -58,6 +58,7 @@ for prefix in /usr /usr/local; do
 	# shellcheck disable=SC2086
 	check "make install $args" make -s --no-print-directory install $args
 	want=$(printf '%s\n' "/lib/modules/$KVER/extra/tonic.ko" "/lib/modules/$KVER/extra/tonic_rdma.ko" "$prefix/sbin/tonic" \
+		"/lib/modules/$KVER/extra/tonic_drdma.ko" "$prefix/sbin/tonic-drdma" "$prefix/include/linux/tonic_drdma.h" \
 		"$prefix/share/man/man8/tonic.8" "$prefix/include/linux/tonic.h" "$prefix/include/linux/tonic_nl.h" \
 		"$prefix/share/ynl/specs/tonic.yaml" "$prefix/share/bash-completion/completions/tonic" | sort)
 	check "PREFIX=$prefix: exactly the expected files under DESTDIR" same_list "$(files "$D")" "$want"
@@ -84,6 +85,8 @@ cv=$("$B"/user/tonic -V)
 check "modinfo -F version tonic.ko ($mv) is VERSION ($V)" [ "$mv" = "$V" ]
 rv=$(modinfo -F version rdma-glue/tonic_rdma.ko)
 check "modinfo -F version tonic_rdma.ko ($rv) is VERSION ($V)" [ "$rv" = "$V" ]
+dv=$(modinfo -F version drdma/tonic_drdma.ko)
+check "modinfo -F version tonic_drdma.ko ($dv) is VERSION ($V)" [ "$dv" = "$V" ]
 check "tonic -V ($cv) names the module's version" [ "$cv" = "tonic utility, $mv" ]
 dv=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 check "dkms.conf PACKAGE_VERSION ($dv) is VERSION" [ "$dv" = "$V" ]

@@ -124,7 +124,7 @@ done | sort -u | while read -r ko; do
 done
 cp "$MODROOT$M"/modules.order "$MODROOT$M"/modules.builtin "$MODROOT$M"/modules.builtin.modinfo \
 	"$R$M"/ 2>/dev/null || true
-for ko in "$KODIR"/*.ko "$KODIR"/rdma-glue/*.ko "$KODIR"/tests/kmod/*.ko; do
+for ko in "$KODIR"/*.ko "$KODIR"/rdma-glue/*.ko "$KODIR"/drdma/*.ko "$KODIR"/tests/kmod/*.ko; do
 	[ -e "$ko" ] && cp "$ko" "$R$M/extra/"
 done
 depmod -b "$R" "$KVER"

@@ -150,7 +150,7 @@ tonic_reset() {
 	for _l in $($RDMA link show 2>/dev/null | awk '$1 == "link" { sub("/.*", "", $2); print $2 }'); do
 		$RDMA link del "$_l"
 	done
-	for _m in $(awk '$1 ~ /^tonic_test_/ { print $1 }' /proc/modules) rdma_ucm tonic_rdma rdma_rxe tonic; do
+	for _m in $(awk '$1 ~ /^tonic_test_/ { print $1 }' /proc/modules) rdma_ucm tonic_rdma rdma_rxe tonic_drdma tonic; do
 		grep -q "^$_m " /proc/modules || continue
 		wait_until 5 $MODPROBE -r "$_m" 2>/dev/null || echo "cleanup: $_m stays loaded"
 	done
