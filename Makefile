@@ -40,7 +40,7 @@ CORE_HDRS := $(wildcard tonic-core/*.h tonic-core/programs/*.h)
 LIBCORE := $(B)/user/libtonic-core.a
 LIBCORE_ASAN := $(B)/asan/libtonic-core.a
 
-.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma eval-rdma clean clean-debug help
+.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma eval-rdma eval-drdma clean clean-debug help
 all: modules user
 
 help:
@@ -57,13 +57,15 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
-	@echo "  install      install tonic.ko, tonic_rdma.ko (/lib/modules/KVER/extra, depmod), tonic(8) and"
-	@echo "               its man page, <linux/tonic.h> and <linux/tonic_nl.h>, the YNL spec (share/ynl/specs);"
+	@echo "  install      install tonic.ko, tonic_rdma.ko, tonic_drdma.ko (/lib/modules/KVER/extra, depmod),"
+	@echo "               tonic(8) and its man page, tonic-drdma, <linux/tonic.h>, <linux/tonic_nl.h> and"
+	@echo "               <linux/tonic_drdma.h>, the YNL spec (share/ynl/specs);"
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
 	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe vs tonic_rdma.ko (rc, irn)"
 	@echo "  eval-rdma    the RDMA experiments in the guest (DCQCN: N QPs, one bottleneck);"
-	@echo "               plots and tables in Documentation/results/rdma-*"
+	@echo "               plots and tables in Documentation/results/rdma-*; then eval-drdma"
+	@echo "  eval-drdma   Dynamic RDMA: direct vs dynamic under loss and failed registrations (results/drdma.*)"
 	@echo "  ynl-gen      regenerate the uapi header and kernel policies from the YNL spec"
 	@echo "  clean        remove build products (keeps the debug kernel, build/debug-kernel)"
 	@echo "  clean-debug  remove the debug kernel and the modules built against it"

@@ -76,7 +76,7 @@ struct drx {
 	u32 expected;		/* receiver: next in-order frame */
 	unsigned long seen;	/* receiver: frames expected + 1 + bit received */
 	struct sk_buff_head ibuf;	/* responder: the indirect buffer's frames */
-	u32 ibytes;
+	u32 ibytes, imem;	/* its payload bytes; their skbs' truesize */
 	unsigned long last_rx;
 	struct drx_lender *lender;
 	struct list_head pend;
@@ -88,6 +88,7 @@ struct drx {
 extern spinlock_t drx_lock;
 extern unsigned int drx_req_timeout_ms, drx_rto_ms, drx_req_tries, drx_rel_tries;
 extern unsigned int drx_idle_ms, drx_linger_ms, drx_indirect_kb;
+extern unsigned int drx_responders, drx_max_responders;
 
 /* stats */
 extern atomic64_t drx_stats[TDRDMA_S_MAX];
@@ -100,6 +101,13 @@ static inline void drx_count(int i, u64 n)
 struct sk_buff *drx_frame(struct drx *x, u8 ctrl, u32 sn, u32 ackn, u32 len);
 const struct tdrdma_hdr *drx_parse(struct sk_buff *skb);
 void drx_flush(struct sk_buff_head *q);
+
+/* A frame to send after drx_lock (NULL: none could be built). */
+static inline void drx_queue(struct sk_buff_head *q, struct sk_buff *skb)
+{
+	if (skb)
+		__skb_queue_tail(q, skb);
+}
 
 /* pages.c */
 int drx_pin(struct drx_pages *pg, u64 addr, u32 len, bool write);

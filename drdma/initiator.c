@@ -18,12 +18,6 @@
 
 static atomic_t drx_tids = ATOMIC_INIT(0);
 
-static void drx_queue(struct sk_buff_head *q, struct sk_buff *skb)
-{
-	if (skb)
-		__skb_queue_tail(q, skb);
-}
-
 static void drx_request(struct drx *x, struct sk_buff_head *q)
 {
 	drx_queue(q, drx_frame(x, TDRDMA_F_REQ | (x->dynamic ? TDRDMA_F_INDIRECT : 0),

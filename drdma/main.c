@@ -30,7 +30,10 @@ module_param_named(linger_ms, drx_linger_ms, uint, 0644);
 MODULE_PARM_DESC(linger_ms, "a released transfer is remembered this long, to drop replays (ms)");
 unsigned int drx_indirect_kb = 1024;
 module_param_named(indirect_kb, drx_indirect_kb, uint, 0644);
-MODULE_PARM_DESC(indirect_kb, "the indirect buffer, shared by all transfers (KiB)");
+MODULE_PARM_DESC(indirect_kb, "the indirect buffer, shared by all transfers (KiB of frames)");
+unsigned int drx_max_responders = 1024;
+module_param_named(max_responders, drx_max_responders, uint, 0644);
+MODULE_PARM_DESC(max_responders, "transfers a host responds to at once (the rest: dropped)");
 
 atomic64_t drx_stats[TDRDMA_S_MAX];
 

@@ -33,12 +33,6 @@ static struct drx_lender *drx_lender_of(struct net_device *dev)
 	return NULL;
 }
 
-static void drx_queue(struct sk_buff_head *q, struct sk_buff *skb)
-{
-	if (skb)
-		__skb_queue_tail(q, skb);
-}
-
 static void drx_req_ack(struct drx *x, bool valid, struct sk_buff_head *q)
 {
 	drx_queue(q, drx_frame(x, TDRDMA_F_REQ_ACK | (valid ? TDRDMA_F_VALID : 0), 0,
@@ -55,6 +49,10 @@ static struct drx *drx_resp_new(struct net_device *dev, const u8 *peer,
 
 	if (!l) {
 		drx_count(TDRDMA_S_RX_UNKNOWN, 1);
+		return NULL;
+	}
+	if (drx_responders >= drx_max_responders) {
+		drx_count(TDRDMA_S_RX_TABLE_FULL, 1);
 		return NULL;
 	}
 	x = drx_alloc(dev, peer, ntohs(h->tid), false);

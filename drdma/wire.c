@@ -43,6 +43,7 @@ struct sk_buff *drx_frame(struct drx *x, u8 ctrl, u32 sn, u32 ackn, u32 len)
 		return NULL;
 	}
 	drx_count(TDRDMA_S_FRAMES_TX, 1);
+	dev_hold(dev);	/* dropped by drx_flush, whatever happens to the transfer meanwhile */
 	return skb;
 }
 
@@ -79,12 +80,17 @@ const struct tdrdma_hdr *drx_parse(struct sk_buff *skb)
 	return h;
 }
 
+/* drx_flush: send what was queued under drx_lock; a queued frame holds its device. */
 void drx_flush(struct sk_buff_head *q)
 {
+	struct net_device *dev;
 	struct sk_buff *skb;
 
-	while ((skb = __skb_dequeue(q)))
+	while ((skb = __skb_dequeue(q))) {
+		dev = skb->dev;
 		dev_queue_xmit(skb);
+		dev_put(dev);
+	}
 }
 
 /* drx_reply: a header-only answer to @h with no transfer behind it. */
@@ -111,5 +117,6 @@ struct sk_buff *drx_reply(struct net_device *dev, const u8 *peer, const struct t
 		return NULL;
 	}
 	drx_count(TDRDMA_S_FRAMES_TX, 1);
+	dev_hold(dev);	/* dropped by drx_flush, whatever happens to the transfer meanwhile */
 	return skb;
 }

@@ -13,7 +13,8 @@
 
 DEFINE_SPINLOCK(drx_lock);
 static DEFINE_HASHTABLE(drx_table, 8);
-static u32 drx_ibuf_bytes;	/* the indirect buffer's bytes in use, all transfers */
+static u32 drx_ibuf_mem;	/* the indirect buffer in use (skb truesize), all transfers */
+unsigned int drx_responders;	/* responder transfers in the table */
 
 static LIST_HEAD(drx_reaped);
 static DEFINE_SPINLOCK(drx_reap_lock);
@@ -77,6 +78,8 @@ struct drx *drx_find(struct net_device *dev, const u8 *peer, u16 tid, bool initi
 /* Under drx_lock: the table's reference is the one drx_alloc gave. */
 void drx_insert(struct drx *x)
 {
+	if (!x->initiator)
+		drx_responders++;
 	hash_add(drx_table, &x->node, drx_key(x->dev, x->peer, x->tid, x->initiator));
 }
 
@@ -92,10 +95,13 @@ void drx_unlink(struct drx *x)
 	x->dead = true;
 	hash_del(&x->node);
 	list_del_init(&x->pend);
+	if (!x->initiator)
+		drx_responders--;
 	if (x->ibytes) {
 		drx_count(TDRDMA_S_INDIRECT_FREED, x->ibytes);
-		drx_ibuf_bytes -= x->ibytes;
+		drx_ibuf_mem -= x->imem;
 		x->ibytes = 0;
+		x->imem = 0;
 	}
 	__skb_queue_purge(&x->ibuf);
 	wake_up(&x->wq);
@@ -240,7 +246,8 @@ void drx_drain(struct drx *x)
 		u32 sn = ntohl(h->sn), len = ntohl(h->len);
 
 		x->ibytes -= len;
-		drx_ibuf_bytes -= len;
+		x->imem -= skb->truesize;
+		drx_ibuf_mem -= skb->truesize;
 		if (sn < x->nframes && len == drx_frame_len(x, sn)) {
 			drx_place(x, sn, h + 1, len);
 			drx_count(TDRDMA_S_INDIRECT_DRAINED, len);
@@ -261,7 +268,6 @@ bool drx_receive(struct drx *x, const struct tdrdma_hdr *h, struct sk_buff *skb,
 {
 	u32 sn = ntohl(h->sn), len = ntohl(h->len);
 	bool kept = false;
-	struct sk_buff *ack;
 
 	if (sn >= x->expected + TDRDMA_WINDOW) {
 		drx_count(TDRDMA_S_RX_OUT_OF_WINDOW, 1);
@@ -274,13 +280,14 @@ bool drx_receive(struct drx *x, const struct tdrdma_hdr *h, struct sk_buff *skb,
 	if (sn >= x->expected && !(sn > x->expected && test_bit(sn - x->expected - 1, &x->seen))) {
 		if (x->pg.pages) {
 			drx_place(x, sn, h + 1, len);
-		} else if (drx_ibuf_bytes + len > drx_indirect_kb * 1024) {
+		} else if (drx_ibuf_mem + skb->truesize > drx_indirect_kb * 1024) {
 			drx_count(TDRDMA_S_INDIRECT_FULL, 1);
 			return false;
 		} else {
 			__skb_queue_tail(&x->ibuf, skb);
 			x->ibytes += len;
-			drx_ibuf_bytes += len;
+			x->imem += skb->truesize;
+			drx_ibuf_mem += skb->truesize;
 			drx_count(TDRDMA_S_INDIRECT_BUFFERED, len);
 			kept = true;
 		}
@@ -295,9 +302,7 @@ bool drx_receive(struct drx *x, const struct tdrdma_hdr *h, struct sk_buff *skb,
 			__set_bit(sn - x->expected - 1, &x->seen);
 		}
 	}
-	ack = drx_frame(x, TDRDMA_F_DATA, 0, x->expected, 0);
-	if (ack)
-		__skb_queue_tail(q, ack);
+	drx_queue(q, drx_frame(x, TDRDMA_F_DATA, 0, x->expected, 0));
 	return kept;
 }
 

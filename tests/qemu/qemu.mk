@@ -25,5 +25,13 @@ bench-rdma: modules user guest-progs
 eval-rdma: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite eval-rdma --timeout 2400 tests/selftests/eval-rdma.sh
 	@/usr/bin/python3 scripts/eval-rdma-plot.py $(B)/qemu/eval-rdma.ktap Documentation/results
+	@$(MAKE) -s --no-print-directory eval-drdma
+
+# Dynamic RDMA (issue 15): direct vs dynamic under loss and failed
+# registrations (Documentation/results/drdma.*); also part of eval-rdma.
+.PHONY: eval-drdma
+eval-drdma: modules user guest-progs
+	@B=$(B) tests/qemu/run.sh --suite eval-drdma --timeout 1800 tests/selftests/eval-drdma.sh
+	@/usr/bin/python3 scripts/eval-drdma-plot.py $(B)/qemu/eval-drdma.ktap Documentation/results
 
 CHECK_SUITES += guest harness

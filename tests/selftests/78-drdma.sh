@@ -12,7 +12,8 @@
 #    transfer completes, every byte verified.
 #  * A responder that never registers: the transfer fails after the
 #    timeouts, and the indirect buffer is freed.
-#  * Malformed frames and a replayed one: dropped and counted.
+#  * Malformed frames and a replayed one: dropped and counted; requests
+#    past max_responders too.
 #  * No CAP_NET_RAW: EPERM.  An interface going away: a clean ENODEV, on
 #    both sides.  The module unloads.
 # timeout: 400
@@ -164,6 +165,22 @@ on h1 $INJ eth0 replay /tmp/frame || ksft_fail "replay"
 wait_until 5 [ "$(stat rx_replay)" -gt "$r0" ] || ksft_fail "replayed frame not counted"
 wait $SERVE
 at hostile 0 || ksft_fail "bytes differ after the hostile frames and the replay"
+
+# Requests past max_responders (2): dropped, counted; the table's
+# transfers go with their lender.  (Released transfers count while they
+# linger: linger_ms, 1 s, first.)
+sleep 1.5
+t0=$(stat rx_table_full)
+echo 2 > $P/max_responders
+serve table never
+on h1 $INJ eth0 $M2 req req req req || ksft_fail "inject requests"
+wait_until 5 [ "$(stat rx_table_full)" = $((t0 + 2)) ] ||
+	ksft_fail "requests past max_responders: $(($(stat rx_table_full) - t0)) dropped, not 2"
+kill $SERVE; wait $SERVE 2>/dev/null
+serve table count 1
+xfer ok write 0 /tmp/src direct
+wait $SERVE
+echo 1024 > $P/max_responders
 
 # Without CAP_NET_RAW: EPERM (the counters stay readable).
 out=$(on h1 /usr/bin/tonic_unpriv nobody $D write eth0 $M2 0 /tmp/src 2>&1)

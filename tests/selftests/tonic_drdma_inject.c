@@ -14,6 +14,8 @@
  *	cutdata		a data frame saying 1024 bytes, carrying 100
  *	req0		a request for 0 bytes
  *	unknown		direct write data for a transfer never requested
+ *	req		a valid write request for 1024 bytes at 0, TID 0x100 + its
+ *			place on the command line
  * sent to DST_MAC from IFNAME (AF_PACKET, Ethertype 0x01FF) 20 ms apart.
  * capture waits (up to 10 s) for the first write data frame IFNAME sends
  * and writes it, Ethernet header included, to FILE; replay sends FILE's
@@ -152,6 +154,10 @@ int main(int argc, char **argv)
 			n = sizeof(*h);
 		} else if (!strcmp(c, "unknown")) {
 			h->ctrl = TDRDMA_F_DATA;
+		} else if (!strcmp(c, "req")) {
+			h->ctrl = TDRDMA_F_REQ;
+			h->tid = htons(0x100 + i);
+			n = sizeof(*h);
 		} else {
 			fprintf(stderr, "unknown frame %s\n", c);
 			return 2;

@@ -33,6 +33,7 @@ const char *const tdrdma_stat_names[TDRDMA_S_MAX] = {
 	[TDRDMA_S_RX_REPLAY] = "rx_replay",
 	[TDRDMA_S_RX_OUT_OF_WINDOW] = "rx_out_of_window",
 	[TDRDMA_S_EXPIRED] = "expired",
+	[TDRDMA_S_RX_TABLE_FULL] = "rx_table_full",
 };
 
 static int tdrdma_ioctl(int fd, unsigned long cmd, void *arg)

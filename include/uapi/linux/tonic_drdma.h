@@ -121,6 +121,7 @@ enum {
 	TDRDMA_S_RX_REPLAY,		/* for a released transfer */
 	TDRDMA_S_RX_OUT_OF_WINDOW,
 	TDRDMA_S_EXPIRED,		/* responder state idle too long */
+	TDRDMA_S_RX_TABLE_FULL,		/* new transfers over max_responders */
 	TDRDMA_S_MAX
 };
 
