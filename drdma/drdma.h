@@ -83,6 +83,7 @@ struct drx {
 	int err;
 	wait_queue_head_t wq;
 	u32 requests, frames, retransmits;
+	u64 t0, t_data;		/* initiator: the request, the data's start (ns) */
 };
 
 extern spinlock_t drx_lock;

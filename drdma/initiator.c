@@ -31,8 +31,10 @@ static void drx_ack(struct drx *x, struct sk_buff_head *q)
 	drx_queue(q, drx_frame(x, TDRDMA_F_DATA, 0, x->expected, 0));
 }
 
+/* The data starts: direct or indirect. */
 static void drx_mode(struct drx *x, bool indirect)
 {
+	x->t_data = ktime_get_ns();
 	x->indirect = indirect;
 	drx_count(indirect ? TDRDMA_S_INDIRECT : TDRDMA_S_DIRECT, 1);
 }
@@ -178,7 +180,6 @@ int drx_initiate(struct net *net, struct tdrdma_xfer *a)
 	struct sk_buff_head q;
 	struct net_device *dev;
 	struct drx *x;
-	u64 t0;
 	int err, i;
 
 	if (!a->len || a->len > TDRDMA_MAX_LEN || a->type > TDRDMA_READ ||
@@ -208,7 +209,7 @@ int drx_initiate(struct net *net, struct tdrdma_xfer *a)
 	}
 
 	__skb_queue_head_init(&q);
-	t0 = ktime_get_ns();
+	x->t0 = ktime_get_ns();
 	spin_lock_bh(&drx_lock);
 	for (i = 0; i <= U16_MAX; i++) {
 		x->tid = atomic_inc_return(&drx_tids);
@@ -244,7 +245,8 @@ int drx_initiate(struct net *net, struct tdrdma_xfer *a)
 	spin_unlock_bh(&drx_lock);
 	drx_flush(&q);
 
-	a->ns = ktime_get_ns() - t0;
+	a->ns = ktime_get_ns() - x->t0;
+	a->start_ns = x->t_data ? x->t_data - x->t0 : 0;
 	a->indirect = x->indirect;
 	a->requests = x->requests;
 	a->frames = x->frames;

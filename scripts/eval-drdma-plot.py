@@ -5,10 +5,13 @@ Documentation/results/drdma.{png,txt}.
 
 usage: eval-drdma-plot.py KTAP OUTDIR
 
-For each loss rate L (= failed-registration probability): the mean time of
-a 128 KiB write per policy (the median over runs, min..max), the dynamic
-policy's change against the direct one in each run (median, min..max),
-transfers that went indirect, and the seed's figure (Fig. 6).
+For each loss rate L (= failed-registration probability), over its runs
+(median, min..max): the mean time of a 128 KiB write per arm (direct,
+dynamic, control = direct again); the change of dynamic, and of control,
+against direct (the control's: what two identical arms differ by); the
+mean time to the data's start per arm and the change it alone makes to
+the direct arm's time ((start direct - start dynamic) / time direct);
+transfers that went indirect; the seed's figure (Fig. 6).
 """
 import re
 import statistics
@@ -19,7 +22,12 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 SEED = {1: -1.9, 5: -4.9, 10: -8.8}
-LINE = re.compile(r"^[# ]*drdma (\d+) (\d+) (direct|dynamic) (\d+) (\d+) (\d+) (\d+) (\d+)$")
+LINE = re.compile(r"^[# ]*drdma (\d+) (\d+) (direct|dynamic|control) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$")
+ARMS = ("direct", "dynamic", "control")
+
+
+def mrange(xs, fmt):
+    return (fmt + " (" + fmt + ".." + fmt + ")") % (statistics.median(xs), min(xs), max(xs))
 
 
 def main(ktap, outdir):
@@ -27,43 +35,53 @@ def main(ktap, outdir):
     for line in open(ktap):
         m = LINE.match(line.strip())
         if m:
-            l, r, pol, n, mean, med, p90, ind = m.groups()
-            runs.setdefault(int(l), {}).setdefault(int(r), {})[pol] = (
-                int(n), int(mean), int(med), int(p90), int(ind))
+            l, r, arm, n, mean, med, p90, ind, start = m.groups()
+            runs.setdefault(int(l), {}).setdefault(int(r), {})[arm] = {
+                "n": int(n), "mean": int(mean) / 1000, "ind": int(ind), "start": int(start) / 1000}
     if not runs:
         sys.exit("eval-drdma-plot: no drdma lines in " + ktap)
-    rows, hdr = [], ("L = FRP  runs x writes  direct mean ms  dynamic mean ms"
-                     "  dynamic vs direct (median, range)  indirect  seed")
-    plot = []
+    out, plot = [], []
     for l in sorted(runs):
-        rs = [v for v in runs[l].values() if "direct" in v and "dynamic" in v]
-        d = [v["direct"][1] / 1000 for v in rs]
-        y = [v["dynamic"][1] / 1000 for v in rs]
-        ch = [100 * (b / a - 1) for a, b in zip(d, y)]
-        ind = sum(v["dynamic"][4] for v in rs)
-        n = sum(v["dynamic"][0] for v in rs)
-        rows.append("%5d %%   %2d x %-4d      %6.1f (%.1f..%.1f)  %6.1f (%.1f..%.1f)"
-                    "   %+5.1f %% (%+.1f..%+.1f)      %4d/%d   %+.1f %%" % (
-                        l, len(rs), rs[0]["direct"][0], statistics.median(d), min(d), max(d),
-                        statistics.median(y), min(y), max(y), statistics.median(ch),
-                        min(ch), max(ch), ind, n, SEED[l]))
-        plot.append((l, statistics.median(ch), min(ch), max(ch)))
+        rs = [v for v in runs[l].values() if all(a in v for a in ARMS)]
+        tot = {a: [v[a]["mean"] for v in rs] for a in ARMS}
+        st = {a: [v[a]["start"] for v in rs] for a in ARMS}
+        dyn = [100 * (v["dynamic"]["mean"] / v["direct"]["mean"] - 1) for v in rs]
+        ctl = [100 * (v["control"]["mean"] / v["direct"]["mean"] - 1) for v in rs]
+        fst = [100 * (v["dynamic"]["start"] - v["direct"]["start"]) / v["direct"]["mean"] for v in rs]
+        ind = sum(v["dynamic"]["ind"] for v in rs)
+        n = sum(v["dynamic"]["n"] for v in rs)
+        out.append("L = F = %d %%: %d runs x %d writes per arm; seed: %+.1f %%" % (
+            l, len(rs), rs[0]["direct"]["n"], SEED[l]))
+        out.append("  mean time, ms      direct %s  dynamic %s  control %s" % (
+            mrange(tot["direct"], "%.1f"), mrange(tot["dynamic"], "%.1f"),
+            mrange(tot["control"], "%.1f")))
+        out.append("  vs direct          dynamic %s %%  control %s %%" % (
+            mrange(dyn, "%+.1f"), mrange(ctl, "%+.1f")))
+        out.append("  data starts, ms    direct %s  dynamic %s  control %s" % (
+            mrange(st["direct"], "%.2f"), mrange(st["dynamic"], "%.2f"),
+            mrange(st["control"], "%.2f")))
+        out.append("  from the start     dynamic %s %%;  indirect %d/%d" % (
+            mrange(fst, "%+.1f"), ind, n))
+        plot.append((l, dyn, ctl, fst))
     with open(outdir + "/drdma.txt", "w") as f:
-        f.write(hdr + "\n" + "\n".join(rows) + "\n")
-    print(hdr)
-    print("\n".join(rows))
+        f.write("\n".join(out) + "\n")
+    print("\n".join(out))
 
-    fig, ax = plt.subplots(figsize=(5, 3.2))
-    xs = range(len(plot))
-    ax.bar([x - 0.2 for x in xs], [p[1] for p in plot], 0.4, label="measured (median of runs)",
-           yerr=[[p[1] - p[2] for p in plot], [p[3] - p[1] for p in plot]], capsize=3)
-    ax.bar([x + 0.2 for x in xs], [SEED[p[0]] for p in plot], 0.4, label="seed 003, Fig. 6")
-    ax.set_xticks(list(xs))
+    fig, ax = plt.subplots(figsize=(6, 3.4))
+    xs = list(range(len(plot)))
+    series = [("dynamic vs direct, time", 1), ("control vs direct, time", 2),
+              ("dynamic vs direct, data start only", 3)]
+    for k, (label, i) in enumerate(series):
+        med = [statistics.median(p[i]) for p in plot]
+        err = [[m - min(p[i]) for m, p in zip(med, plot)], [max(p[i]) - m for m, p in zip(med, plot)]]
+        ax.bar([x - 0.3 + 0.2 * k for x in xs], med, 0.2, yerr=err, capsize=2, label=label)
+    ax.bar([x + 0.3 for x in xs], [SEED[p[0]] for p in plot], 0.2, label="seed 003, Fig. 6")
+    ax.set_xticks(xs)
     ax.set_xticklabels(["%d %%" % p[0] for p in plot])
     ax.set_xlabel("frame loss = failed registration probability")
-    ax.set_ylabel("dynamic vs direct, mean time (%)")
+    ax.set_ylabel("change of the mean time (%)")
     ax.axhline(0, color="black", linewidth=0.5)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(outdir + "/drdma.png", dpi=100)
 

@@ -78,6 +78,8 @@ xfer ok read 0 131072 /tmp/r1 direct
 xfer ok read 262144 131072 /tmp/r2 dynamic
 [ "$(mode)" = direct ] || ksft_fail "clean dynamic read went $(mode)"
 wait $SERVE || ksft_fail "serve: $(cat /tmp/clean.out)"
+echo "responder: $(tail -1 /tmp/clean.out)"
+grep -q "served 4 transfers; 4 registrations" /tmp/clean.out || ksft_fail "serve: $(cat /tmp/clean.out)"
 at clean 0 && at clean 262144 || ksft_fail "written bytes differ"
 cmp /tmp/src /tmp/r1 && cmp /tmp/src /tmp/r2 || ksft_fail "read bytes differ"
 

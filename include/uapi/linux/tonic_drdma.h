@@ -67,6 +67,7 @@ struct tdrdma_xfer {
 	__u32	retransmits;	/* data frames sent again */
 	__u32	pad;
 	__u64	ns;		/* request to release ack */
+	__u64	start_ns;	/* request to the data's start (0: it never started) */
 };
 
 /* Responder: lend [addr, addr + size) of the caller's memory on a netdev. */
