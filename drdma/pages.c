@@ -3,6 +3,7 @@
 #include <linux/mm.h>
 #include <linux/highmem.h>
 #include <linux/slab.h>
+#include <linux/tonic_pages.h>
 #include "drdma.h"
 
 /* drx_pin: pin [addr, addr + len) of the current process (registration). */
@@ -39,30 +40,13 @@ void drx_unpin(struct drx_pages *pg)
 	pg->pages = NULL;
 }
 
-static void drx_copy(struct drx_pages *pg, u32 off, void *buf, u32 len, bool to)
-{
-	off += pg->off;
-	while (len) {
-		u32 po = off & ~PAGE_MASK, n = min_t(u32, len, PAGE_SIZE - po);
-		void *va = kmap_local_page(pg->pages[off >> PAGE_SHIFT]);
-
-		if (to)
-			memcpy(va + po, buf, n);
-		else
-			memcpy(buf, va + po, n);
-		kunmap_local(va);
-		off += n;
-		buf += n;
-		len -= n;
-	}
-}
-
+/* In range by construction: the transfer's frames are checked against its length. */
 void drx_copy_to(struct drx_pages *pg, u32 off, const void *src, u32 len)
 {
-	drx_copy(pg, off, (void *)src, len, true);
+	WARN_ON_ONCE(tonic_pages_copy(pg->pages, pg->npages, pg->off + off, (void *)src, len, true));
 }
 
 void drx_copy_from(struct drx_pages *pg, u32 off, void *dst, u32 len)
 {
-	drx_copy(pg, off, dst, len, false);
+	WARN_ON_ONCE(tonic_pages_copy(pg->pages, pg->npages, pg->off + off, dst, len, false));
 }

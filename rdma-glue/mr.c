@@ -5,8 +5,8 @@
  * from through kmap_local_page), and the DMA MR of kernel users, whose
  * addresses are kernel virtual addresses.  lkey == rkey == index << 8 | a random byte.
  */
-#include <linux/highmem.h>
 #include <linux/random.h>
+#include <linux/tonic_pages.h>
 #include "tonic_rdma.h"
 
 static int trd_mr_insert(struct trd_dev *dev, struct trd_mr *mr, struct trd_pd *pd, int access)
@@ -141,25 +141,7 @@ int trd_mr_copy(struct trd_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
 	if (iova < mr->iova || len > mr->length || iova - mr->iova > mr->length - len)
 		return -EFAULT;
 	off = iova - mr->iova + ib_umem_offset(mr->umem);
-	while (len) {
-		unsigned long pg = off >> PAGE_SHIFT;
-		u32 po = off & ~PAGE_MASK;
-		u32 n = min_t(u32, len, PAGE_SIZE - po);
-		u8 *va;
-
-		if (pg >= mr->npages)
-			return -EFAULT;
-		va = kmap_local_page(mr->pages[pg]);
-		if (to_mr)
-			memcpy(va + po, buf, n);
-		else
-			memcpy(buf, va + po, n);
-		kunmap_local(va);
-		buf += n;
-		off += n;
-		len -= n;
-	}
-	return 0;
+	return tonic_pages_copy(mr->pages, mr->npages, off, buf, len, to_mr);
 }
 
 /*
