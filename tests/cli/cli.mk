@@ -1,8 +1,9 @@
 # tonic(8)'s argument parsing on the host, without the module (TAP in
 # $(B)/results/cli.tap): prefix matching, options, -n, usage errors; the
-# output writer (UTF-8, escapes, -p, no trailing blanks).
+# output writer (UTF-8, escapes, -p, no trailing blanks); tonic-drdma's
+# usage errors.
 .PHONY: cli
-cli: $(B)/user/tonic $(B)/user/out_test
+cli: $(B)/user/tonic $(B)/user/out_test $(B)/user/tonic-drdma
 	@mkdir -p $(B)/results
 	@B=$(B) tests/cli/cli.sh
 

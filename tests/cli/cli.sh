@@ -177,5 +177,38 @@ compcheck "flow set: param" "param" tonic flow set soft0 1 ""
 compcheck "dev set: prog" "prog" tonic dev set soft0 ""
 compcheck "dev set: param" "param" tonic dev set soft0 prog dcqcn ""
 
+# tonic-drdma (userspace-tools/drdma/): usage errors (exit 2) before any
+# file is touched or the device opened; then the device's absence (exit 1).
+DR=$B/user/tonic-drdma
+drexpect() {
+	name=$1 want=$2 msg=$3; shift 3
+	err=$("$DR" "$@" 2>&1 >/dev/null)
+	rc=$?
+	case "$rc:$err" in
+	"$want:"*"$msg"*) ok "tonic-drdma: $name" ;;
+	*) nok "tonic-drdma: $name" "tonic-drdma $*: exit $rc (want $want): $err" ;;
+	esac
+}
+T=$(mktemp -d)
+drexpect "no command" 2 usage
+drexpect "unknown command" 2 usage frob
+drexpect "stats takes nothing" 2 usage stats x
+drexpect "bad MAC" 2 usage write eth0 02:00:00:00:00 0 /etc/hostname
+drexpect "bad DBA" 2 "not a number: 1x" write eth0 02:00:00:00:00:01 1x /etc/hostname
+drexpect "bad policy" 2 usage write eth0 02:00:00:00:00:01 0 /etc/hostname fast
+drexpect "read of 0 bytes" 2 usage read eth0 02:00:00:00:00:01 0 0 "$T/out"
+drexpect "bad size" 2 "not a number: big" serve eth0 "$T/mem" big
+drexpect "bad probability" 2 "not a probability: 2" serve eth0 "$T/mem" 4096 refuse 2
+drexpect "unknown serve option" 2 usage serve eth0 "$T/mem" 4096 sometimes
+[ ! -e "$T/out" ] && [ ! -e "$T/mem" ] && ok "tonic-drdma: usage errors create no file" ||
+	nok "tonic-drdma: usage errors create no file" "$(ls "$T")"
+if [ -e /dev/tonic-drdma ]; then
+	skip "tonic-drdma: no device" "/dev/tonic-drdma exists"
+else
+	drexpect "no device" 1 "/dev/tonic-drdma: No such file" stats
+	drexpect "a missing file first" 1 "$T/none: No such file" write eth0 02:00:00:00:00:01 0 "$T/none"
+fi
+rm -rf "$T"
+
 echo "1..$n" >> "$OUT"
 ! grep -q '^not ok' "$OUT"

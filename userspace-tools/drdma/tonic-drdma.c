@@ -45,6 +45,16 @@ static int fail(const char *what, int err)
 	return 1;
 }
 
+/* The device, opened once the command line is known good (usage errors first). */
+static int device(void)
+{
+	int fd = tdrdma_open();
+
+	if (fd < 0)
+		exit(fail("/dev/tonic-drdma", fd));
+	return fd;
+}
+
 static unsigned long long num(const char *s)
 {
 	char *end;
@@ -57,6 +67,18 @@ static unsigned long long num(const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+static double prob(const char *s)
+{
+	char *end;
+	double p = strtod(s, &end);
+
+	if (*end || end == s || !(p >= 0 && p <= 1)) {
+		fprintf(stderr, "tonic-drdma: not a probability: %s\n", s);
+		exit(2);
+	}
+	return p;
 }
 
 static int policy(int argc, char **argv, int i)
@@ -84,20 +106,22 @@ static void report(const char *op, const struct tdrdma_xfer *x, int err)
 		       x->start_ns / 1e6, x->ns / 1e6);
 }
 
-static int xfer(int fd, int type, int argc, char **argv)
+static int xfer(int type, int argc, char **argv)
 {
-	int n = type == TDRDMA_READ ? 6 : 5, pol, err, f;
+	int n = type == TDRDMA_READ ? 6 : 5, pol, err, f, fd;
+	unsigned long long len = 0, dba;
 	struct tdrdma_xfer x;
 	uint8_t peer[6];
-	unsigned long long len;
 	struct stat st;
 	void *buf;
 
 	if (argc < n || argc > n + 1 || tdrdma_parse_mac(argv[2], peer))
 		usage();
 	pol = policy(argc, argv, n);
+	dba = num(argv[3]);
+	if (type == TDRDMA_READ && (len = num(argv[4])) == 0)
+		usage();
 	if (type == TDRDMA_READ) {
-		len = num(argv[4]);
 		f = open(argv[5], O_RDWR | O_CREAT | O_TRUNC, 0644);
 		if (f < 0 || (len && ftruncate(f, len)))
 			return fail(argv[5], -errno);
@@ -113,7 +137,8 @@ static int xfer(int fd, int type, int argc, char **argv)
 		   MAP_SHARED, f, 0);
 	if (buf == MAP_FAILED)
 		return fail("mmap", -errno);
-	err = tdrdma_xfer(fd, argv[1], peer, type, pol, buf, num(argv[3]), len, &x);
+	fd = device();
+	err = tdrdma_xfer(fd, argv[1], peer, type, pol, buf, dba, len, &x);
 	report(type == TDRDMA_READ ? "read" : "write", &x, err);
 	if (type == TDRDMA_READ && msync(buf, len, MS_SYNC))
 		return fail("msync", -errno);
@@ -128,13 +153,13 @@ static unsigned long long now_ns(void)
 	return t.tv_sec * 1000000000ull + t.tv_nsec;
 }
 
-static int serve(int fd, int argc, char **argv)
+static int serve(int argc, char **argv)
 {
 	unsigned long long size, count = 0, delay = 0, seed = 1, first = 0;
 	double refuse = 0;
 	struct tdrdma_request r = {};
 	unsigned long long regs = 0, reg_ns = 0, t0;
-	int never = 0, refused, i, f, err;
+	int never = 0, refused, i, f, fd, err;
 	void *mem;
 
 	if (argc < 4)
@@ -148,7 +173,7 @@ static int serve(int fd, int argc, char **argv)
 		else if (!strcmp(argv[i], "count"))
 			count = num(argv[++i]);
 		else if (!strcmp(argv[i], "refuse"))
-			refuse = atof(argv[++i]);
+			refuse = prob(argv[++i]);
 		else if (!strcmp(argv[i], "refuse-first"))
 			first = num(argv[++i]);
 		else if (!strcmp(argv[i], "delay"))
@@ -159,6 +184,7 @@ static int serve(int fd, int argc, char **argv)
 			usage();
 	}
 	srand48(seed);
+	fd = device();
 	f = open(argv[2], O_RDWR | O_CREAT, 0644);
 	if (f < 0 || ftruncate(f, size))
 		return fail(argv[2], -errno);
@@ -196,10 +222,10 @@ static int serve(int fd, int argc, char **argv)
 	return 0;
 }
 
-static int stats(int fd)
+static int stats(void)
 {
 	struct tdrdma_stats s;
-	int i, err = tdrdma_stats(fd, &s);
+	int i, err = tdrdma_stats(device(), &s);
 
 	if (err)
 		return fail("stats", err);
@@ -219,8 +245,6 @@ static int stats(int fd)
 
 int main(int argc, char **argv)
 {
-	int fd;
-
 	if (argc > 1 && !strcmp(argv[1], "-j")) {
 		json = 1;
 		argc--;
@@ -228,17 +252,14 @@ int main(int argc, char **argv)
 	}
 	if (argc < 2)
 		usage();
-	fd = tdrdma_open();
-	if (fd < 0)
-		return fail("/dev/tonic-drdma", fd);
 	if (!strcmp(argv[1], "write"))
-		return xfer(fd, TDRDMA_WRITE, argc - 1, argv + 1);
+		return xfer(TDRDMA_WRITE, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "read"))
-		return xfer(fd, TDRDMA_READ, argc - 1, argv + 1);
+		return xfer(TDRDMA_READ, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "serve"))
-		return serve(fd, argc - 1, argv + 1);
-	if (!strcmp(argv[1], "stats"))
-		return stats(fd);
+		return serve(argc - 1, argv + 1);
+	if (argc == 2 && !strcmp(argv[1], "stats"))
+		return stats();
 	usage();
 	return 2;
 }
