@@ -26,7 +26,11 @@ struct net;
 struct tonic_dev_ops {
 	int (*flow_add)(struct tonic_dev *dev, u32 flow, const struct tonic_flow_cfg *cfg);
 	int (*flow_remove)(struct tonic_dev *dev, u32 flow);
-	/* New segments up to @tail (segment index), last one @last_len bytes. */
+	/*
+	 * New segments up to @tail (segment index), last one @last_len bytes.
+	 * -EBUSY: again later; -ENODEV or -EPIPE: the device lost the flow
+	 * (the caller fails it over); any other error: refused.
+	 */
 	int (*push)(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len);
 	/* A control packet (ACK/SACK/ECE/...) for @flow. */
 	int (*incoming)(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt);

@@ -107,6 +107,15 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	err = ctx->dev->ops->push(ctx->dev, ctx->flow, new_tail_seg, last_len);
 	if (err == -EBUSY)
 		return;	/* the device still finishes a sub-segment burst: again after it */
+	if (err == -ENODEV || err == -EPIPE) {
+		/*
+		 * Lost with the device (in reset, or the flow failed and its note
+		 * is still on the way): fail over, as that note would.
+		 */
+		trace_tonic_sock_push_refused(sk, ctx->flow, new_tail_seg, err);
+		tonic_flow_failed(ctx);
+		return;
+	}
 	if (err) {
 		/* Refused: TCP sends these bytes instead (the flow's work hands back). */
 		TONIC_INC(push_refused);

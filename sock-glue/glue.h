@@ -201,6 +201,7 @@ u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 /* tx.c */
 void tonic_client_desc(void *priv, const struct tonic_desc *d);
 void tonic_client_note(void *priv, const struct tonic_note *n);
+void tonic_flow_failed(struct tonic_sk *ctx);
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx);
 void tonic_pace(struct sock *sk, struct tonic_sk *ctx);
 void tonic_wake(struct sock *sk);

@@ -59,6 +59,15 @@ void tonic_client_note(void *priv, const struct tonic_note *n)
 	tonic_flow_kick(ctx);
 }
 
+/* The device lost the flow: its work fails it over. */
+void tonic_flow_failed(struct tonic_sk *ctx)
+{
+	spin_lock_bh(&ctx->qlock);
+	ctx->n_failed = true;
+	spin_unlock_bh(&ctx->qlock);
+	tonic_flow_kick(ctx);
+}
+
 static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
 {
 	return sizeof(struct tcphdr) + (tp->rx_opt.tstamp_ok ? TCPOLEN_TSTAMP_ALIGNED : 0);

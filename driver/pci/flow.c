@@ -192,7 +192,7 @@ int tp_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
 	if (err == -ENOBUFS)
 		err = -EBUSY;	/* retried at the next carve */
 	tp_kick(p);
-	return err;
+	return err == -EIO ? -ENODEV : err;
 }
 
 int tp_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt *pkt)

@@ -10,8 +10,9 @@
  * busy cycle (timers: RTO, rate credit), or goes idle (nothing to do).
  *
  * For tests, as netdevsim does: /sys/kernel/debug/tonic_soft0/fail_push
- * holds a number of pushes to refuse (-EIO), the way a device that cannot
- * take more work would.
+ * holds a number of pushes to refuse, the way a device that cannot take
+ * more work would; fail_push_errno is the answer (EIO by default; ENODEV
+ * plays a device that lost the flow, as a PCIe Tonic in reset does).
  */
 #include <linux/module.h>
 #include <linux/slab.h>
@@ -43,6 +44,7 @@ struct tonic_soft {
 #undef SOFT_CTR_FIELD
 	} ctr;
 	atomic_t fail_push;		/* pushes still to refuse (debugfs) */
+	u32 fail_push_errno;		/* and with what (debugfs) */
 	struct dentry *dbg;
 };
 
@@ -182,7 +184,7 @@ static int soft_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
 	int err;
 
 	if (unlikely(atomic_read(&s->fail_push)) && atomic_dec_if_positive(&s->fail_push) >= 0)
-		return -EIO;
+		return -(int)clamp_val(READ_ONCE(s->fail_push_errno), 1, MAX_ERRNO);
 	spin_lock_bh(&s->lock);
 	soft_catch_up(s);
 	err = tonic_push(s->tc, flow, tail, last_len);
@@ -319,6 +321,8 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps)
 	s->dev.ring_depth = cfg.ring_depth;
 	s->dbg = debugfs_create_dir("tonic_soft0", NULL);
 	debugfs_create_atomic_t("fail_push", 0600, s->dbg, &s->fail_push);
+	s->fail_push_errno = EIO;
+	debugfs_create_u32("fail_push_errno", 0600, s->dbg, &s->fail_push_errno);
 	return &s->dev;
 err:
 	tonic_core_destroy(s->tc);

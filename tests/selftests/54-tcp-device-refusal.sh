@@ -4,7 +4,8 @@
 # goes back to software TCP with every byte -- those the device sent and
 # those it never saw -- and the stream arrives intact.  At the first push
 # of a connection, in the middle of a transfer, and for several of many
-# parallel connections at once.
+# parallel connections at once.  A push answered -ENODEV (the device lost
+# the flow) is a failure, not a refusal: the socket fails over.
 # timeout: 200
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -72,6 +73,27 @@ r1=$(glue_stat push_refused)
 echo "glue: $(grep -E '^(attaches|detaches|handbacks|push_refused|aborted|failed) ' /sys/kernel/debug/tonic/stats | tr '\n' ' ')"
 # One refusal per connection (1 + 1 + 4): a refused socket leaves the device, it does not push again.
 [ $((r1 - r0)) = 6 ] || { echo "push_refused went $r0 -> $r1, expected +6"; fails=$((fails + 1)); }
+
+echo "== a push answered -ENODEV: the device lost the flow (a PCIe Tonic in reset)"
+# Not a refusal but a failure: the socket takes the failover path, as for
+# the device's own FAILED note (here no other device takes it: TCP does).
+f0=$(glue_stat failed)
+echo 19 > ${FAIL_PUSH}_errno
+xfer_server h2 7543 /tmp/lost.srv || ksft_fail "no server on h2:7543"
+on h1 tonic_xfer -c 10.0.0.2 7543 30000000 -C tonic -r -i > /tmp/xfer.cli 2>&1 & c=$!
+i=0
+while [ "$(glue_stat flows_in_use)" = 0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+sleep 1
+echo 1 > $FAIL_PUSH
+wait $c; rc=$?
+wait
+echo 5 > ${FAIL_PUSH}_errno
+echo "client rc $rc: $(grep -E 'Mbit|info:' /tmp/xfer.cli | tr '\n' ' ')"
+[ $rc = 0 ] || { sed 's/^/  /' /tmp/xfer.cli /tmp/lost.srv; fails=$((fails + 1)); }
+refused || fails=$((fails + 1))
+f1=$(glue_stat failed)
+[ $((f1 - f0)) = 1 ] ||
+	{ echo "failed went $f0 -> $f1, expected +1 (the lost flow failed over)"; fails=$((fails + 1)); }
 [ "$(glue_stat aborted)" = 0 ] || { echo "a connection was aborted"; fails=$((fails + 1)); }
 wait_flows_gone 10 || { echo "flows left on the device"; fails=$((fails + 1)); }
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
