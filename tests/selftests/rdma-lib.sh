@@ -530,7 +530,72 @@ rdma_teardown() {
 	$IP route flush table 100 2>/dev/null
 	$IP route flush table 101 2>/dev/null
 	$IP link del $RDMA_NETDEV_A 2>/dev/null
+	$IP link del $RDMA_NETDEV_B 2>/dev/null	# rdma_multipath's: not vethA's peer
 	for m in rdma_ucm rdma_rxe; do
 		$MODPROBE -r $m 2>/dev/null || { echo "rdma_teardown: $m cannot be unloaded"; TONIC_EXIT_RC=1; }
 	done
+}
+
+# ConWeave's test bed (issue 15): the two RDMA ends in init_net as in
+# rdma_pair, but between them two routers (namespaces r1, r2) joined by
+# two equal-cost links, so that the UDP source port picks the path
+# (fib_multipath_hash_policy=1: the L4 hash):
+#
+#   vethA 10.99.1.1 -- ra r1 p0 ==(10.98.0.0/30)== q0 r2 rb -- vethB 10.99.2.1
+#                           p1 ==(10.98.1.0/30)== q1
+#
+# Locally generated traffic to the other end leaves by its own veth
+# (rules 10/11, "lookup local" moved to 100, as rdma_pair explains).
+# rdma_path SPORT: the path (0 or 1) r1 picks for RoCE from vethA with
+# UDP source port SPORT (the mapping changes with the boot's hash key).
+RDMA_MP_A=10.99.1.1
+RDMA_MP_B=10.99.2.1
+rdma_multipath() {
+	tonic_atexit rdma_teardown
+	$MODPROBE veth || return 1
+	RDMA_A=$RDMA_MP_A RDMA_B=$RDMA_MP_B
+	$IP netns add r1 && $IP netns add r2 || return 1
+	$IP link add $RDMA_NETDEV_A type veth peer name ra netns r1 &&
+	$IP link add $RDMA_NETDEV_B type veth peer name rb netns r2 &&
+	$IP -n r1 link add p0 type veth peer name q0 netns r2 &&
+	$IP -n r1 link add p1 type veth peer name q1 netns r2 || return 1
+	$IP addr add $RDMA_A/24 dev $RDMA_NETDEV_A
+	$IP addr add $RDMA_B/24 dev $RDMA_NETDEV_B
+	$IP -n r1 addr add 10.99.1.2/24 dev ra
+	$IP -n r2 addr add 10.99.2.2/24 dev rb
+	$IP -n r1 addr add 10.98.0.1/30 dev p0
+	$IP -n r2 addr add 10.98.0.2/30 dev q0
+	$IP -n r1 addr add 10.98.1.1/30 dev p1
+	$IP -n r2 addr add 10.98.1.2/30 dev q1
+	for _r in r1 r2; do
+		$IP netns exec $_r sysctl -qw net.ipv4.ip_forward=1
+		$IP netns exec $_r sysctl -qw net.ipv4.fib_multipath_hash_policy=1
+		for _d in $($IP -n $_r -o link show | awk -F': ' '{ sub(/@.*/, "", $2); print $2 }'); do
+			$IP -n $_r link set "$_d" up
+		done
+	done
+	$IP -n r1 route add 10.99.2.0/24 nexthop via 10.98.0.2 dev p0 nexthop via 10.98.1.2 dev p1 &&
+	$IP -n r2 route add 10.99.1.0/24 nexthop via 10.98.0.1 dev q0 nexthop via 10.98.1.1 dev q1 ||
+		return 1
+	for _d in all default $RDMA_NETDEV_A $RDMA_NETDEV_B; do
+		sysctl -qw net.ipv4.conf.$_d.rp_filter=0
+	done
+	for _d in $RDMA_NETDEV_A $RDMA_NETDEV_B; do
+		sysctl -qw net.ipv4.conf.$_d.accept_local=1
+	done
+	$IP link set $RDMA_NETDEV_A up
+	$IP link set $RDMA_NETDEV_B up
+	$IP route add $RDMA_B via 10.99.1.2 dev $RDMA_NETDEV_A src $RDMA_A table 100
+	$IP route add $RDMA_A via 10.99.2.2 dev $RDMA_NETDEV_B src $RDMA_B table 101
+	$IP rule add pref 10 iif lo to $RDMA_B lookup 100
+	$IP rule add pref 11 iif lo to $RDMA_A lookup 101
+	$IP rule add pref 100 lookup local
+	$IP rule del pref 0 lookup local
+	ping -c 3 -i 0.2 -W 2 -I $RDMA_A $RDMA_B > /dev/null ||
+		{ echo "ping $RDMA_A -> $RDMA_B through r1, r2 failed"; return 1; }
+}
+
+rdma_path() {
+	$IP -n r1 route get $RDMA_MP_B from $RDMA_MP_A iif ra ipproto udp sport "$1" dport 4791 |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "dev") { sub(/^p/, "", $(i + 1)); print $(i + 1); exit } }'
 }
