@@ -95,6 +95,32 @@ struct trd_bth {
 #define TRD_BTH_IRN		0x01000000u
 
 /*
+ * ConWeave (seed 004) between two tonic_rdma peers (Documentation/
+ * conweave.rst): CW_CAP in resv8a as IRN_CAP (requests say the requester
+ * speaks it, ACKs answer); CW: a struct trd_cw follows the BTH (net.c
+ * adds it to a packet and strips it from one; nothing else sees it), and
+ * resv7 carries opcode, epoch, REROUTED, TAIL.  Control packets (RTT_REPLY,
+ * CLEAR, NOTIFY) are opcode TRD_OP_CW, with no payload.
+ */
+#define TRD_BTH_CW_CAP		0x08000000u
+#define TRD_BTH_CW		0x04000000u
+#define TRD_CW_OP_SHIFT		28	/* in the apsn word: resv7 */
+#define TRD_CW_OP_MASK		0x70000000u
+#define TRD_CW_EPOCH_SHIFT	26
+#define TRD_CW_EPOCH_MASK	0x0c000000u
+#define TRD_CW_REROUTED		0x02000000u
+#define TRD_CW_TAIL		0x01000000u
+#define TRD_OP_CW		0xc0	/* the manufacturer range */
+
+struct trd_cw {
+	u8 path;
+	u8 resv;
+	__be16 tx_ts;		/* us, the seed's 16 bits */
+	__be16 tail_tx_ts;
+	__be16 resv2;
+} __packed;
+
+/*
  * Before the payload of an IRN-framed SEND packet: the receive WQE it
  * lands in, as the count of receive-consuming messages (SEND, WRITE with
  * immediate) the requester sent on the QP before its message, and the
@@ -206,6 +232,12 @@ static inline bool trd_op_is_last(u8 op)
 static inline bool trd_op_is_read_resp(u8 op)
 {
 	return op >= TRD_OP_READ_RESP_FIRST && op <= TRD_OP_READ_RESP_ONLY;
+}
+
+/* A requester's packet: SEND, WRITE, READ request. */
+static inline bool trd_op_is_request(u8 op)
+{
+	return op <= TRD_OP_READ_REQ;
 }
 
 static inline bool trd_op_is_ud(u8 op)

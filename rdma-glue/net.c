@@ -158,6 +158,10 @@ int trd_pkt_out(struct trd_dev *dev, struct sk_buff *skb)
 /* ICRC, then out through the route (interrupts on).  Consumes @skb. */
 int trd_pkt_xmit(struct trd_qp *qp, struct sk_buff *skb)
 {
+	if (trd_cw_tx(qp, skb)) {
+		kfree_skb(skb);
+		return -ENOMEM;
+	}
 	trd_pkt_seal(qp->dev, skb);
 	return trd_pkt_out(qp->dev, skb);
 }
@@ -182,7 +186,9 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	const struct udphdr *udp = (const struct udphdr *)(iph + 1);
 	struct trd_bth *bth = (struct trd_bth *)(udp + 1);
 	unsigned int tot = ntohs(iph->tot_len), len, ext;
+	struct cw_mark cwm;
 	struct trd_qp *qp;
+	bool cw = false;
 
 	trd_count(dev, TRD_CNT_RX_PKTS, 1);
 	if (tot > skb->len || ip_fast_csum(iph, iph->ihl) ||
@@ -196,8 +202,19 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	}
 	if ((bth->flags & 0x0f) != 0)			/* TVer */
 		goto bad;
-	if (bth->opcode > TRD_OP_ACK && bth->opcode != TRD_OP_CNP && !trd_op_is_ud(bth->opcode))
+	if (bth->opcode > TRD_OP_ACK && bth->opcode != TRD_OP_CNP && bth->opcode != TRD_OP_CW &&
+	    !trd_op_is_ud(bth->opcode))
 		goto bad;				/* not (yet) spoken here */
+	if (ntohl(bth->qpn) & TRD_BTH_CW) {		/* ConWeave: its header out */
+		if (!trd_cw_strip(skb, &len, &cwm))
+			goto bad;
+		iph = ip_hdr(skb);
+		udp = (const struct udphdr *)(iph + 1);
+		bth = (struct trd_bth *)(udp + 1);
+		cw = true;
+	} else if (bth->opcode == TRD_OP_CW) {
+		goto bad;
+	}
 	ext = trd_op_ext_len(bth->opcode);
 	if (len < sizeof(*bth) + ext + ((bth->flags & TRD_BTH_PAD_MASK) >> TRD_BTH_PAD_SHIFT))
 		goto bad;
@@ -217,14 +234,26 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 		trd_cnp_rcv(qp);
 		return;
 	}
+	if (bth->opcode == TRD_OP_CW) {
+		trd_cw_ctl_rcv(qp, &cwm);
+		return;
+	}
 	if (INET_ECN_is_ce(iph->tos))
 		trd_cnp_mark_rcvd(qp);
-	if (bth->opcode == TRD_OP_ACK)
+	if (bth->opcode == TRD_OP_ACK) {
+		if (qp->cw && (ntohl(bth->qpn) & TRD_BTH_CW_CAP))
+			WRITE_ONCE(qp->cw_peer, true);
 		trd_comp_rcv(qp, skb, bth);
-	else if (trd_op_is_read_resp(bth->opcode))
+	} else if (trd_op_is_read_resp(bth->opcode)) {
 		trd_comp_read_rcv(qp, skb, bth);
-	else
-		trd_resp_rcv(qp, skb, bth);
+	} else {
+		if (ntohl(bth->qpn) & TRD_BTH_CW_CAP)
+			WRITE_ONCE(qp->cw_req, true);
+		if (cw)
+			trd_cw_resp_rcv(qp, skb, bth, &cwm, INET_ECN_is_ce(iph->tos));
+		else
+			trd_resp_rcv(qp, skb, bth);
+	}
 	return;
 bad:
 	trd_count(dev, TRD_CNT_BAD_PKT, 1);

@@ -90,6 +90,7 @@ int trd_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init, struct ib_ud
 	timer_setup(&qp->rnr_timer, trd_rnr_timer, 0);
 	INIT_WORK(&qp->req_work, trd_req_work);
 	INIT_WORK(&qp->resp_work, trd_resp_work);
+	trd_cw_qp_init(qp);	/* before the rx path can find the QP */
 	trd_qp_reset(qp);
 
 	if (init->qp_type == IB_QPT_GSI) {
@@ -339,6 +340,7 @@ int trd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	if (qp->cgroup)
 		cgroup_put(qp->cgroup);
 	del_timer_sync(&qp->rnr_timer);
+	trd_cw_qp_destroy(qp);
 	cancel_work_sync(&qp->req_work);
 	cancel_work_sync(&qp->resp_work);
 	kfree_skb(qp->rd_ack);

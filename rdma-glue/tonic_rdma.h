@@ -37,6 +37,7 @@
 #include "hdr.h"
 #include "counters.h"
 #include "../driver/device.h"
+#include "conweave.h"		/* tonic-core's state machines */
 
 #define TRD_MAX_QP		4096
 #define TRD_MAX_QP_WR		1024
@@ -232,6 +233,16 @@ struct trd_qp {
 	bool irn;			/* the flow recovers selectively: IRN_CAP on requests */
 	bool irn_peer;			/* the peer answered IRN_CAP: new WRITEs in IRN framing */
 	bool irn_req;			/* the peer's requests have IRN_CAP: so do our ACKs */
+	/* ConWeave (conweave.c): the source of our requests, the destination of the peer's. */
+	bool cw;			/* CW_CAP on requests */
+	bool cw_peer;			/* the peer answered CW_CAP: requests ConWeave-framed */
+	bool cw_req;			/* the peer's requests have CW_CAP: so do our ACKs */
+	spinlock_t cw_src_lock, cw_dst_lock;
+	struct cw_src cw_src;
+	struct cw_dst cw_dst;
+	struct sk_buff_head cw_held;	/* REROUTED requests ahead of their TAIL */
+	struct timer_list cw_timer;	/* the resume timer */
+	u64 cw_notified;		/* us, the last NOTIFY */
 	u32 rsn_next;			/* receive-consuming messages posted: the next rsn */
 	u32 rdsn_next;			/* READs posted: the next READ's rsn */
 	u64 cnp_last_ns;		/* when the last CNP for this QP left (cnp.c) */
@@ -467,5 +478,15 @@ void trd_cnp_rcv(struct trd_qp *qp);
 /* icrc.c */
 struct iphdr;
 u32 trd_icrc(const struct iphdr *iph, const u8 *bth, unsigned int len);
+
+/* conweave.c */
+void trd_cw_qp_init(struct trd_qp *qp);
+void trd_cw_qp_destroy(struct trd_qp *qp);
+int trd_cw_tx(struct trd_qp *qp, struct sk_buff *skb);
+bool trd_cw_strip(struct sk_buff *skb, unsigned int *len, struct cw_mark *m);
+void trd_cw_ctl_rcv(struct trd_qp *qp, const struct cw_mark *m);
+void trd_cw_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, struct trd_bth *bth,
+		     const struct cw_mark *m, bool ce);
+void trd_cw_resume(struct timer_list *t);
 
 #endif /* _TONIC_RDMA_H */

@@ -21,6 +21,9 @@
 #define tonic_div64(n, d)	div64_u64((n), (d))
 #define tonic_ctz64(x)		((u32)__ffs64(x))	/* x != 0 */
 #define tonic_popcount64(x)	((u32)hweight64(x))
+#include <linux/export.h>
+/* For the other modules of the package (tonic_rdma.ko). */
+#define TONIC_EXPORT(sym)	EXPORT_SYMBOL_GPL(sym)
 #else
 #include <stdint.h>
 #include <stdbool.h>
@@ -54,6 +57,7 @@ typedef int64_t s64;
 #define tonic_div64(n, d)	((u64)(n) / (u64)(d))
 #define tonic_ctz64(x)		((u32)__builtin_ctzll(x))	/* x != 0 */
 #define tonic_popcount64(x)	((u32)__builtin_popcountll(x))
+#define TONIC_EXPORT(sym)
 #endif
 
 /* Serial-number comparison for 32-bit segment indices (RFC 1982 style). */

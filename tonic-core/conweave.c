@@ -20,6 +20,7 @@ void cw_src_init(struct cw_src *s, const struct cw_src_cfg *cfg, u8 path)
 	s->path = path;
 	s->rng = cfg->seed ? cfg->seed : 1;
 }
+TONIC_EXPORT(cw_src_init);
 
 /* (ii): another path not known to be congested; the seed samples two. */
 static bool cw_pick(struct cw_src *s, u64 now, u8 *out)
@@ -83,6 +84,7 @@ void cw_src_tx(struct cw_src *s, u64 now, struct cw_mark *m)
 		s->probes++;
 	}
 }
+TONIC_EXPORT(cw_src_tx);
 
 void cw_src_rx(struct cw_src *s, u64 now, const struct cw_mark *m)
 {
@@ -107,6 +109,7 @@ void cw_src_rx(struct cw_src *s, u64 now, const struct cw_mark *m)
 		break;
 	}
 }
+TONIC_EXPORT(cw_src_rx);
 
 void cw_dst_init(struct cw_dst *d, u32 resume_us, u8 epoch)
 {
@@ -114,6 +117,7 @@ void cw_dst_init(struct cw_dst *d, u32 resume_us, u8 epoch)
 	d->resume_us = resume_us;
 	d->open = epoch & CW_EPOCH_MASK;
 }
+TONIC_EXPORT(cw_dst_init);
 
 static void cw_clear(struct cw_mark *reply, const struct cw_mark *m, u8 epoch)
 {
@@ -156,6 +160,7 @@ enum cw_verdict cw_dst_rx(struct cw_dst *d, u64 now, const struct cw_mark *m,
 	}
 	return CW_PASS;
 }
+TONIC_EXPORT(cw_dst_rx);
 
 bool cw_dst_poll(struct cw_dst *d, u64 now, struct cw_mark *reply)
 {
@@ -169,3 +174,4 @@ bool cw_dst_poll(struct cw_dst *d, u64 now, struct cw_mark *reply)
 	cw_clear(reply, &m, d->hold_epoch);
 	return true;
 }
+TONIC_EXPORT(cw_dst_poll);
