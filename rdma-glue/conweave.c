@@ -152,6 +152,7 @@ static void trd_cw_ctl_send(struct trd_qp *qp, const struct cw_mark *r)
 		kfree_skb(skb);
 		return;
 	}
+	trd_count(qp->dev, TRD_CNT_CW_CTL_SENT, 1);
 	trd_pkt_xmit(qp, skb);
 }
 
@@ -178,12 +179,15 @@ int trd_cw_tx(struct trd_qp *qp, struct sk_buff *skb)
 	spin_lock_bh(&qp->cw_src_lock);
 	cw_src_tx(&qp->cw_src, trd_cw_now(), &m);
 	spin_unlock_bh(&qp->cw_src_lock);
+	if (m.tail)
+		trd_count(qp->dev, TRD_CNT_CW_REROUTES, 1);
 	return trd_cw_insert(skb, &m, trd_cw_ports[m.path]);
 }
 
 /* A control packet for this QP's source. */
 void trd_cw_ctl_rcv(struct trd_qp *qp, const struct cw_mark *m)
 {
+	trd_count(qp->dev, TRD_CNT_CW_CTL_RCVD, 1);
 	spin_lock_bh(&qp->cw_src_lock);
 	cw_src_rx(&qp->cw_src, trd_cw_now(), m);
 	spin_unlock_bh(&qp->cw_src_lock);
@@ -215,6 +219,7 @@ void trd_cw_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, struct trd_bth *bth
 	v = cw_dst_rx(&qp->cw_dst, now, m, &r);
 	if (v == CW_HOLD) {
 		__skb_queue_tail(&qp->cw_held, skb_get(skb));
+		trd_count(qp->dev, TRD_CNT_CW_HELD, 1);
 		if (!timer_pending(&qp->cw_timer))
 			mod_timer(&qp->cw_timer, jiffies + usecs_to_jiffies(trd_cw_resume_us) + 1);
 	} else {
@@ -243,6 +248,7 @@ void trd_cw_resume(struct timer_list *t)
 
 	spin_lock_bh(&qp->cw_dst_lock);
 	if (cw_dst_poll(&qp->cw_dst, trd_cw_now(), &r)) {
+		trd_count(qp->dev, TRD_CNT_CW_RESUMED, 1);
 		trd_cw_release(qp);
 		trd_cw_ctl_send(qp, &r);
 	} else if (qp->cw_dst.holding) {

@@ -63,6 +63,19 @@
 	  "CNPs given to a QP's flow whose program reacts to them (reaction point).") \
 	X(RP_CNP_IGNORED, rp_cnp_ignored,				\
 	  "CNPs for a QP whose program does not react, or for no flow.")	\
+	X(CW_REROUTES, conweave_reroutes,				\
+	  "ConWeave: requests sent as their flow's TAIL, the last on the old " \
+	  "path (source).")						\
+	X(CW_HELD, conweave_held,					\
+	  "ConWeave: REROUTED requests held until their TAIL (destination).") \
+	X(CW_RESUMED, conweave_resumed,					\
+	  "ConWeave: holds ended by the resume timer, the TAIL lost " \
+	  "(destination).")						\
+	X(CW_CTL_SENT, conweave_ctl_sent,				\
+	  "ConWeave control packets sent: RTT_REPLY, CLEAR, NOTIFY "	\
+	  "(destination).")						\
+	X(CW_CTL_RCVD, conweave_ctl_rcvd,				\
+	  "ConWeave control packets received (source).")		\
 	TRD_QP_COUNTERS(X)
 
 /*
