@@ -128,7 +128,8 @@ void trd_cw_qp_init(struct trd_qp *qp)
 	spin_lock_init(&qp->cw_dst_lock);
 	__skb_queue_head_init(&qp->cw_held);
 	timer_setup(&qp->cw_timer, trd_cw_resume, 0);
-	qp->cw = READ_ONCE(trd_cw_on) && trd_cw_nports >= 2;
+	qp->cw_on = READ_ONCE(trd_cw_on);
+	qp->cw = qp->cw_on && trd_cw_nports >= 2;
 	cw_src_init(&qp->cw_src, &cfg, 0);
 	cw_dst_init(&qp->cw_dst, trd_cw_resume_us, 0);
 }

@@ -205,7 +205,7 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	if (bth->opcode > TRD_OP_ACK && bth->opcode != TRD_OP_CNP && bth->opcode != TRD_OP_CW &&
 	    !trd_op_is_ud(bth->opcode))
 		goto bad;				/* not (yet) spoken here */
-	if (ntohl(bth->qpn) & TRD_BTH_CW) {		/* ConWeave: its header out */
+	if (ntohl(bth->qpn) & TRD_BTH_CW) {		/* ConWeave: its header out (conweave.c) */
 		if (!trd_cw_strip(skb, &len, &cwm))
 			goto bad;
 		iph = ip_hdr(skb);
@@ -247,7 +247,7 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	} else if (trd_op_is_read_resp(bth->opcode)) {
 		trd_comp_read_rcv(qp, skb, bth);
 	} else {
-		if (ntohl(bth->qpn) & TRD_BTH_CW_CAP)
+		if (qp->cw_on && (ntohl(bth->qpn) & TRD_BTH_CW_CAP))
 			WRITE_ONCE(qp->cw_req, true);
 		if (cw)
 			trd_cw_resp_rcv(qp, skb, bth, &cwm, INET_ECN_is_ce(iph->tos));

@@ -234,7 +234,8 @@ struct trd_qp {
 	bool irn_peer;			/* the peer answered IRN_CAP: new WRITEs in IRN framing */
 	bool irn_req;			/* the peer's requests have IRN_CAP: so do our ACKs */
 	/* ConWeave (conweave.c): the source of our requests, the destination of the peer's. */
-	bool cw;			/* CW_CAP on requests */
+	bool cw_on;			/* ConWeave spoken (the conweave setting at creation) */
+	bool cw;			/* ... and sourced: CW_CAP on requests (paths set) */
 	bool cw_peer;			/* the peer answered CW_CAP: requests ConWeave-framed */
 	bool cw_req;			/* the peer's requests have CW_CAP: so do our ACKs */
 	spinlock_t cw_src_lock, cw_dst_lock;
