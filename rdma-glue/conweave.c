@@ -40,6 +40,8 @@ static uint trd_cw_resume_us = 5000;
 module_param_named(conweave_resume_us, trd_cw_resume_us, uint, 0644);
 MODULE_PARM_DESC(conweave_resume_us, "held packets wait at most this long for their TAIL");
 
+#define TRD_CW_HOLD_MAX	1024	/* packets a QP holds at most */
+
 static u64 trd_cw_now(void)
 {
 	return div_u64(ktime_get_ns(), NSEC_PER_USEC);
@@ -218,6 +220,15 @@ void trd_cw_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, struct trd_bth *bth
 
 	spin_lock_bh(&qp->cw_dst_lock);
 	v = cw_dst_rx(&qp->cw_dst, now, m, &r);
+	if (v == CW_HOLD && skb_queue_len(&qp->cw_held) >= TRD_CW_HOLD_MAX) {
+		/* A bounded queue: give the TAIL up, as the resume timer would. */
+		cw_dst_poll(&qp->cw_dst, U64_MAX, &r);
+		trd_count(qp->dev, TRD_CNT_CW_RESUMED, 1);
+		del_timer(&qp->cw_timer);
+		trd_cw_release(qp);
+		trd_cw_ctl_send(qp, &r);
+		v = cw_dst_rx(&qp->cw_dst, now, m, &r);
+	}
 	if (v == CW_HOLD) {
 		__skb_queue_tail(&qp->cw_held, skb_get(skb));
 		trd_count(qp->dev, TRD_CNT_CW_HELD, 1);

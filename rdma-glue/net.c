@@ -249,7 +249,7 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 	} else {
 		if (qp->cw_on && (ntohl(bth->qpn) & TRD_BTH_CW_CAP))
 			WRITE_ONCE(qp->cw_req, true);
-		if (cw)
+		if (cw && qp->cw_on)
 			trd_cw_resp_rcv(qp, skb, bth, &cwm, INET_ECN_is_ce(iph->tos));
 		else
 			trd_resp_rcv(qp, skb, bth);
