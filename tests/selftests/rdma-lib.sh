@@ -596,6 +596,6 @@ rdma_multipath() {
 }
 
 rdma_path() {
-	$IP -n r1 route get $RDMA_MP_B from $RDMA_MP_A iif ra ipproto udp sport "$1" dport 4791 |
+	$IP -n r1 route get $RDMA_MP_B from $RDMA_MP_A iif ra ipproto 17 sport "$1" dport 4791 |
 		awk '{ for (i = 1; i < NF; i++) if ($i == "dev") { sub(/^p/, "", $(i + 1)); print $(i + 1); exit } }'
 }
