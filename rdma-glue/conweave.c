@@ -20,9 +20,11 @@
 #include <linux/random.h>
 #include "tonic_rdma.h"
 
-static bool trd_cw_on;
-module_param_named(conweave, trd_cw_on, bool, 0644);
-MODULE_PARM_DESC(conweave, "new RC QPs speak ConWeave toward a peer that does (needs conweave_ports)");
+/* How new RC QPs spread their requests over the paths. */
+enum { TRD_LB_ECMP, TRD_LB_CONWEAVE, TRD_LB_SPRAY };
+static uint trd_cw_mode;
+module_param_named(conweave, trd_cw_mode, uint, 0644);
+MODULE_PARM_DESC(conweave, "new RC QPs: 0 one path (their own port: ECMP), 1 ConWeave toward a peer that speaks it, 2 every request packet on a random path (spraying); 1 and 2 need conweave_ports");
 static ushort trd_cw_ports[CW_PATHS_MAX];
 static int trd_cw_nports;
 module_param_array_named(conweave_ports, trd_cw_ports, ushort, &trd_cw_nports, 0644);
@@ -130,8 +132,11 @@ void trd_cw_qp_init(struct trd_qp *qp)
 	spin_lock_init(&qp->cw_dst_lock);
 	__skb_queue_head_init(&qp->cw_held);
 	timer_setup(&qp->cw_timer, trd_cw_resume, 0);
-	qp->cw_on = READ_ONCE(trd_cw_on);
+	u32 mode = READ_ONCE(trd_cw_mode);
+
+	qp->cw_on = mode == TRD_LB_CONWEAVE;
 	qp->cw = qp->cw_on && trd_cw_nports >= 2;
+	qp->spray = mode == TRD_LB_SPRAY && trd_cw_nports >= 2;
 	cw_src_init(&qp->cw_src, &cfg, 0);
 	cw_dst_init(&qp->cw_dst, trd_cw_resume_us, 0);
 }
@@ -169,6 +174,10 @@ int trd_cw_tx(struct trd_qp *qp, struct sk_buff *skb)
 	struct trd_bth *bth = trd_cw_bth(skb);
 	struct cw_mark m;
 
+	if (qp->spray && trd_op_is_request(bth->opcode)) {
+		udp_hdr(skb)->source = htons(trd_cw_ports[get_random_u32_below(trd_cw_nports)]);
+		return 0;
+	}
 	if (!trd_op_is_request(bth->opcode)) {
 		if (bth->opcode == TRD_OP_ACK && READ_ONCE(qp->cw_req))
 			bth->qpn |= htonl(TRD_BTH_CW_CAP);

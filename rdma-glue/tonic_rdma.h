@@ -238,6 +238,7 @@ struct trd_qp {
 	bool cw;			/* ... and sourced: CW_CAP on requests (paths set) */
 	bool cw_peer;			/* the peer answered CW_CAP: requests ConWeave-framed */
 	bool cw_req;			/* the peer's requests have CW_CAP: so do our ACKs */
+	bool spray;			/* each request on a random path (the baseline) */
 	spinlock_t cw_src_lock, cw_dst_lock;
 	struct cw_src cw_src;
 	struct cw_dst cw_dst;

@@ -599,3 +599,18 @@ rdma_path() {
 	$IP -n r1 route get $RDMA_MP_B from $RDMA_MP_A iif ra ipproto 17 sport "$1" dport 4791 |
 		awk '{ for (i = 1; i < NF; i++) if ($i == "dev") { sub(/^p/, "", $(i + 1)); print $(i + 1); exit } }'
 }
+
+# rdma_two_paths VAR0 VAR1: a UDP source port r1 sends on p0 and one on
+# p1 (the first of 49152.. to take each).
+rdma_two_paths() {
+	_p0= _p1=
+	for _p in $(seq 49152 49407); do
+		case $(rdma_path $_p) in
+		0) [ -z "$_p0" ] && _p0=$_p ;;
+		1) [ -z "$_p1" ] && _p1=$_p ;;
+		esac
+		[ -n "$_p0" ] && [ -n "$_p1" ] && break
+	done
+	[ -n "$_p0" ] && [ -n "$_p1" ] || return 1
+	eval "$1=$_p0 $2=$_p1"
+}

@@ -22,7 +22,8 @@ $(B)/guest/%: tests/selftests/%.c $(KSFT_DIR)/kselftest_harness.h $(wildcard tes
 
 # Per-program libraries (Debian's libibverbs-dev; the initramfs copies the
 # shared libraries every guest program needs, ldd's list).
-$(B)/guest/tonic_rdma_xfer $(B)/guest/tonic_verbs_target: GUEST_LDLIBS := -libverbs
+$(B)/guest/tonic_verbs_target: GUEST_LDLIBS := -libverbs
+$(B)/guest/tonic_rdma_xfer: GUEST_LDLIBS := -libverbs -lm
 
 # BPF objects for the guest (tests/selftests/bpf/*.bpf.c, clang -target
 # bpf, no libbpf): shipped next to the programs, loaded by tonic_bpf_load.

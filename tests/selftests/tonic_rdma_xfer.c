@@ -19,10 +19,15 @@
  * counted over all rounds; the server keeps receives posted and checks
  * each completion: RECV_RDMA_WITH_IMM, in order (the immediates count up),
  * with the chunk's length.
+ *
+ * -l (the client): message completion times instead: only the WRITEs, one
+ * at a time, each timed from its post to its completion; prints their
+ * count, average, median, 99th percentile and maximum in microseconds.
  */
 #include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <infiniband/verbs.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -45,7 +50,9 @@ struct peer {
 static const char *dev_name;
 static int gidx = 1, port = 18516, rounds = 10;
 static size_t bytes = 1 << 20, msg = 65536;
-static int imm;
+static int imm, lat;
+static double *fct;	/* -l: each message's completion time, us */
+static size_t nfct;
 
 static void die(const char *what)
 {
@@ -153,19 +160,33 @@ static void connect_qp(struct ibv_qp *qp, const struct peer *me, const struct pe
 		die("modify_qp RTS");
 }
 
-/* One round: every chunk written and read; 0 when every completion succeeded. */
+static double now_us(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
+}
+
+/*
+ * One round: every chunk written and read (-l: written, one at a time,
+ * timed); 0 when every completion succeeded.
+ */
 static int round_trip(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, uint8_t *buf,
 		      const struct peer *p, uint32_t *seq)
 {
-	size_t chunks = (bytes + msg - 1) / msg, posted = 0, done = 0, total = 2 * chunks;
+	size_t chunks = (bytes + msg - 1) / msg, posted = 0, done = 0;
+	size_t total = lat ? chunks : 2 * chunks, depth = lat ? 1 : DEPTH;
 	time_t t0 = time(NULL);
 	struct ibv_wc wc[DEPTH];
+	double posted_at = 0;
 	int n, i;
 
 	while (done < total) {
-		while (posted < total && posted - done < DEPTH) {
-			size_t j = posted / 2, off = j * msg, len = bytes - off < msg ? bytes - off : msg;
-			int rd = posted & 1;
+		while (posted < total && posted - done < depth) {
+			size_t j = lat ? posted : posted / 2, off = j * msg;
+			size_t len = bytes - off < msg ? bytes - off : msg;
+			int rd = !lat && (posted & 1);
 			struct ibv_sge sge = {
 				.addr = (uintptr_t)buf + (rd ? bytes : 0) + off,
 				.length = len,
@@ -183,6 +204,7 @@ static int round_trip(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, u
 				.wr.rdma.rkey = p->rkey,
 			}, *bad;
 
+			posted_at = now_us();
 			if (ibv_post_send(qp, &wr, &bad))
 				die("post_send");
 			posted++;
@@ -197,6 +219,8 @@ static int round_trip(struct ibv_qp *qp, struct ibv_cq *cq, struct ibv_mr *mr, u
 					ibv_wc_status_str(wc[i].status));
 				return -1;
 			}
+			if (lat)
+				fct[nfct++] = now_us() - posted_at;
 			done++;
 		}
 		if (!n && time(NULL) - t0 > 120) {
@@ -258,6 +282,26 @@ static int imm_recvs(struct ibv_qp *qp, struct ibv_cq *cq)
 	return 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* -l: "fct: N messages of MSG B avg A p50 B p99 C max D us" (nearest rank). */
+static void fct_report(void)
+{
+	double sum = 0;
+
+	qsort(fct, nfct, sizeof(*fct), cmp_double);
+	for (size_t i = 0; i < nfct; i++)
+		sum += fct[i];
+	printf("fct: %zu messages of %zu B avg %.1f p50 %.1f p99 %.1f max %.1f us\n", nfct, msg,
+	       sum / nfct, fct[(size_t)ceil(0.50 * nfct) - 1], fct[(size_t)ceil(0.99 * nfct) - 1],
+	       fct[nfct - 1]);
+}
+
 int main(int argc, char **argv)
 {
 	struct ibv_device **list;
@@ -274,7 +318,7 @@ int main(int argc, char **argv)
 	uint32_t seq = 0;
 	int c, fd, r, last = -1, err = 0;
 
-	while ((c = getopt(argc, argv, "d:g:p:s:m:n:i")) != -1) {
+	while ((c = getopt(argc, argv, "d:g:p:s:m:n:il")) != -1) {
 		switch (c) {
 		case 'd': dev_name = optarg; break;
 		case 'g': gidx = atoi(optarg); break;
@@ -283,14 +327,18 @@ int main(int argc, char **argv)
 		case 'm': msg = strtoul(optarg, NULL, 0); break;
 		case 'n': rounds = atoi(optarg); break;
 		case 'i': imm = 1; break;
+		case 'l': lat = 1; break;
 		default:
-			fprintf(stderr, "usage: tonic_rdma_xfer -d DEV [-g GIDX] [-p PORT] [-s BYTES] [-m MSG] [-n ROUNDS] [-i] [SERVER]\n");
+			fprintf(stderr, "usage: tonic_rdma_xfer -d DEV [-g GIDX] [-p PORT] [-s BYTES] [-m MSG] [-n ROUNDS] [-i] [-l] [SERVER]\n");
 			return 2;
 		}
 	}
 	server = optind < argc ? argv[optind] : NULL;
-	if (!dev_name || !bytes || !msg)
+	if (!dev_name || !bytes || !msg || rounds < 1)
 		return 2;
+	fct = calloc((bytes + msg - 1) / msg * rounds, sizeof(*fct));
+	if (!fct)
+		die("memory");
 
 	list = ibv_get_device_list(NULL);
 	for (int i = 0; list && list[i]; i++)
@@ -356,15 +404,17 @@ int main(int argc, char **argv)
 		fill(buf, bytes, r + 2);
 		memset(buf + bytes, 0, bytes);
 		err = round_trip(qp, cq, mr, buf, &p, &seq);
-		if (!err)
+		if (!err && !lat)
 			err = check(buf + bytes, bytes, 1, "read from the peer");
 		if (!err)
 			last = r;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	printf("client: %d rounds of %zu B written and %zu B read in %zu B messages: %s, %.3f s\n",
-	       rounds, bytes, bytes, msg, err ? "FAILED" : "data ok",
+	       rounds, bytes, lat ? 0 : bytes, msg, err ? "FAILED" : "data ok",
 	       (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
+	if (lat && nfct)
+		fct_report();
 	xchg(fd, &last, &r, sizeof(last));
 	xchg(fd, &err, &r, sizeof(err));
 	return err || r ? 1 : 0;
