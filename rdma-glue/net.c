@@ -47,10 +47,11 @@ struct sk_buff *trd_pkt_alloc_to(struct trd_dev *dev, const struct trd_dest *to,
 	struct udphdr *udp;
 	struct iphdr *iph;
 
-	skb = alloc_skb(LL_RESERVED_SPACE(dev->ndev) + len, GFP_ATOMIC);
+	/* Room for a ConWeave header too: inserted in place, not by a copy. */
+	skb = alloc_skb(LL_RESERVED_SPACE(dev->ndev) + sizeof(struct trd_cw) + len, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	skb_reserve(skb, LL_RESERVED_SPACE(dev->ndev));
+	skb_reserve(skb, LL_RESERVED_SPACE(dev->ndev) + sizeof(struct trd_cw));
 	skb_put(skb, len);
 	skb_reset_network_header(skb);
 	skb_set_transport_header(skb, sizeof(*iph));

@@ -22,7 +22,8 @@
  *
  * -l (the client): message completion times instead: only the WRITEs, one
  * at a time, each timed from its post to its completion; prints their
- * count, average, median, 99th percentile and maximum in microseconds.
+ * count, average, median, 99th percentile and maximum in microseconds,
+ * then every time.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -289,7 +290,10 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* -l: "fct: N messages of MSG B avg A p50 B p99 C max D us" (nearest rank). */
+/*
+ * -l: "fct: N messages of MSG B avg A p50 B p99 C max D us" (nearest rank),
+ * then "fct-us:" and each time, sorted.
+ */
 static void fct_report(void)
 {
 	double sum = 0;
@@ -300,6 +304,10 @@ static void fct_report(void)
 	printf("fct: %zu messages of %zu B avg %.1f p50 %.1f p99 %.1f max %.1f us\n", nfct, msg,
 	       sum / nfct, fct[(size_t)ceil(0.50 * nfct) - 1], fct[(size_t)ceil(0.99 * nfct) - 1],
 	       fct[nfct - 1]);
+	printf("fct-us:");
+	for (size_t i = 0; i < nfct; i++)
+		printf(" %.0f", fct[i]);
+	printf("\n");
 }
 
 int main(int argc, char **argv)
