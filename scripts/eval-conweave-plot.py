@@ -21,7 +21,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
-LINE = re.compile(r"^[# ]*cw (\d+) (\d+) (ecmp|spray|conweave) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$")
+LINE = re.compile(r"^[# ]*cw (\d+) (\d+) (\d+) (\d+) (ecmp|spray|conweave) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+) (\d+)$")
 FCT = re.compile(r"^[# ]*fct-us:((?: \d+)+)$")
 ARMS = ("ecmp", "spray", "conweave")
 NAMES = {"ecmp": "ECMP", "spray": "spraying", "conweave": "ConWeave"}
@@ -37,13 +37,14 @@ def mrange(xs, fmt):
 
 
 def main(ktap, outdir):
-    flows = []			# (size, run, arm, p0 permil, nak, rtx, reroutes, held, resumed, [fct])
+    # ((delay, cutoff, size), run, arm, p0 permil, nak, rtx, reroutes, held, resumed, [fct])
+    flows = []
     last = None
     for line in open(ktap, errors="replace"):
         m = LINE.match(line.strip())
         if m:
-            last = [int(m.group(1)), int(m.group(2)), m.group(3)] + \
-                [int(m.group(i)) for i in range(4, 11)]
+            last = [(int(m.group(1)), int(m.group(2)), int(m.group(3))), int(m.group(4)),
+                    m.group(5)] + [int(m.group(i)) for i in range(6, 13)]
             continue
         m = FCT.match(line.strip())
         if m and last:
@@ -53,11 +54,12 @@ def main(ktap, outdir):
         sys.exit("eval-conweave-plot: no flow in " + ktap)
     sizes = sorted({f[0] for f in flows})
     out = ["ConWeave on the guest's two-path bed: message completion times (us)",
-           "(tests/selftests/eval-conweave.sh; p0 carries a standing 2 ms delay,",
-           "p1 none; compare arms within this table, not absolute times)", ""]
-    fig, axes = plt.subplots(1, len(sizes), figsize=(5 * len(sizes), 4), squeeze=False)
+           "(tests/selftests/eval-conweave.sh; p0 carries a standing delay D, p1",
+           "none; ConWeave's RTT cutoff C; compare arms within a table, not",
+           "absolute times)", ""]
+    fig, axes = plt.subplots(1, len(sizes), figsize=(4.5 * len(sizes), 4), squeeze=False)
     for ax, s in zip(axes[0], sizes):
-        out.append("%d B messages" % s)
+        out.append("D = %g ms, C = %g ms: %d B messages" % (s[0] / 1000, s[1] / 1000, s[2]))
         out.append("%-9s %5s %8s %8s %8s  %-26s %-26s %s" %
                    ("arm", "msgs", "mean", "p50", "p99", "run means", "run p99s", "per flow"))
         bars = []
@@ -95,7 +97,7 @@ def main(ktap, outdir):
         ax.set_xticks(list(x))
         ax.set_xticklabels([b[0] for b in bars])
         ax.set_ylabel("message completion time (ms)")
-        ax.set_title("%d KiB messages" % (s // 1024))
+        ax.set_title("D %g ms, C %g ms, %d KiB" % (s[0] / 1000, s[1] / 1000, s[2] // 1024))
         ax.legend()
     fig.tight_layout()
     fig.savefig(outdir + "/conweave.png", dpi=100)

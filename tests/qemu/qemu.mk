@@ -26,6 +26,7 @@ eval-rdma: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite eval-rdma --timeout 2400 tests/selftests/eval-rdma.sh
 	@/usr/bin/python3 scripts/eval-rdma-plot.py $(B)/qemu/eval-rdma.ktap Documentation/results
 	@$(MAKE) -s --no-print-directory eval-drdma
+	@$(MAKE) -s --no-print-directory eval-conweave
 
 # Dynamic RDMA (issue 15): direct vs dynamic under loss and failed
 # registrations (Documentation/results/drdma.*); also part of eval-rdma.
@@ -33,5 +34,13 @@ eval-rdma: modules user guest-progs
 eval-drdma: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite eval-drdma --timeout 1800 tests/selftests/eval-drdma.sh
 	@/usr/bin/python3 scripts/eval-drdma-plot.py $(B)/qemu/eval-drdma.ktap Documentation/results
+
+# ConWeave (issue 15): message completion times for ECMP, spraying and
+# ConWeave over two paths, one congested (Documentation/results/conweave.*);
+# also part of eval-rdma.
+.PHONY: eval-conweave
+eval-conweave: modules user guest-progs
+	@B=$(B) tests/qemu/run.sh --suite eval-conweave --timeout 2400 tests/selftests/eval-conweave.sh
+	@/usr/bin/python3 scripts/eval-conweave-plot.py $(B)/qemu/eval-conweave.ktap Documentation/results
 
 CHECK_SUITES += guest harness

@@ -30,7 +30,8 @@ static void test_probes(void)
 	}
 	is(reqs, 10, "an RTT_REQUEST once per probe interval (100 us over 1 ms)");
 	is(s.reroutes, 0, "replies in time: no reroute");
-	ok(!m.rerouted && !m.tail && m.path == 0 && m.epoch == 0, "packets stay normal, path 0, epoch 0");
+	ok(!m.rerouted && !m.tail && m.path == 0 && m.epoch == 0,
+	   "packets stay normal, path 0, epoch 0");
 }
 
 static void test_reroute(void)
@@ -64,7 +65,8 @@ static void test_reroute(void)
 	c.epoch = 1;
 	cw_src_rx(&s, 2030, &c);
 	cw_src_tx(&s, 2040, &m);
-	ok(m.tail && m.path == 1 && m.epoch == 1, "after the CLEAR: the pending reroute, TAIL on path 1");
+	ok(m.tail && m.path == 1 && m.epoch == 1,
+	   "after the CLEAR: the pending reroute, TAIL on path 1");
 	cw_src_tx(&s, 2050, &m);
 	ok(m.path == 0 && m.epoch == 2 && m.rerouted, "back on path 0, epoch 2");
 	is(s.reroutes, 2, "two reroutes");
@@ -98,7 +100,8 @@ static void test_dst(void)
 	m.op = CW_OP_RTT_REQUEST;
 	m.tx_ts = 1234;
 	is(cw_dst_rx(&d, 0, &m, &r), CW_PASS, "a normal packet passes");
-	ok(r.op == CW_OP_RTT_REPLY && r.tx_ts == 1234, "an RTT_REQUEST is answered, its TX_TSTAMP echoed");
+	ok(r.op == CW_OP_RTT_REPLY && r.tx_ts == 1234,
+	   "an RTT_REQUEST is answered, its TX_TSTAMP echoed");
 	m = (struct cw_mark){ .rerouted = true, .epoch = 1, .path = 1 };
 	is(cw_dst_rx(&d, 10, &m, &r), CW_HOLD, "REROUTED of epoch 1 before its TAIL: held");
 	is(cw_dst_rx(&d, 11, &m, &r), CW_HOLD, "and the next");
@@ -210,7 +213,8 @@ static void run_flow(bool drop_tail, bool sort, u32 *out_of_order, u32 *reroutes
 			net[n++] = (struct pkt){ .at = t + 20, .m = r, .ctl = true };
 		}
 	}
-	is(next + drop_tail, NPKT, "every packet delivered (%s)", drop_tail ? "TAIL lost" : "TAIL kept");
+	is(next + drop_tail, NPKT,
+	   "every packet delivered (%s)", drop_tail ? "TAIL lost" : "TAIL kept");
 	*out_of_order = bad;
 	*reroutes = s.reroutes;
 	*resumed = d.resumed;
