@@ -27,6 +27,9 @@ $MODPROBE tonic_rdma || ksft_fail "modprobe tonic_rdma"
 P=/sys/module/tonic_rdma/parameters
 echo "$P0,$P1" > $P/conweave_ports
 echo 20000 > $P/conweave_resume_us
+# An RTT probe per ms, not per 200 us: here a control packet costs what a
+# data packet does (Documentation/evaluation.rst (11)).
+echo 1000 > $P/conweave_probe_us
 $RDMA link add tonic0 type tonic netdev $RDMA_NETDEV_A || ksft_fail "link tonic0"
 $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "link tonic1"
 rdma_wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
