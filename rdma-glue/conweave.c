@@ -138,7 +138,7 @@ void trd_cw_qp_init(struct trd_qp *qp)
 	qp->cw = qp->cw_on && trd_cw_nports >= 2;
 	qp->spray = mode == TRD_LB_SPRAY && trd_cw_nports >= 2;
 	/* A flow starts where ECMP would put it: a path at random. */
-	cw_src_init(&qp->cw_src, &cfg, trd_cw_nports ? cfg.seed % trd_cw_nports : 0);
+	cw_src_init(&qp->cw_src, &cfg, trd_cw_nports ? get_random_u32_below(trd_cw_nports) : 0);
 	cw_dst_init(&qp->cw_dst, trd_cw_resume_us, 0);
 }
 
