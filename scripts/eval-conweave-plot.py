@@ -85,6 +85,14 @@ def main(ktap, outdir):
                        (NAMES[arm], len(allf), statistics.mean(allf), pct(allf, 0.5),
                         pct(allf, 0.99), mrange(rmeans, "%.0f"), mrange(rp99, "%.0f"), per))
             bars.append((NAMES[arm], statistics.mean(allf), pct(allf, 0.99)))
+            if arm == "ecmp":
+                # What the hash draw weighs: each path's flows apart.
+                for path, sel in (("p0", lambda f: f[3] > 500), ("p1", lambda f: f[3] <= 500)):
+                    xs = [x for f in fl if sel(f) for x in f[-1]]
+                    if xs:
+                        out.append("  on %s    %5d %8.0f %8.0f %8.0f" %
+                                   (path, len(xs), statistics.mean(xs), pct(xs, 0.5),
+                                    pct(xs, 0.99)))
         base = {b[0]: b for b in bars}.get("ECMP")
         cw = {b[0]: b for b in bars}.get("ConWeave")
         if base and cw:
