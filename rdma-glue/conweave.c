@@ -174,6 +174,8 @@ int trd_cw_tx(struct trd_qp *qp, struct sk_buff *skb)
 {
 	struct trd_bth *bth = trd_cw_bth(skb);
 	struct cw_mark m;
+	bool resend;
+	u32 psn;
 
 	if (qp->spray && trd_op_is_request(bth->opcode)) {
 		udp_hdr(skb)->source = htons(trd_cw_ports[get_random_u32_below(trd_cw_nports)]);
@@ -189,8 +191,15 @@ int trd_cw_tx(struct trd_qp *qp, struct sk_buff *skb)
 	bth->qpn |= htonl(TRD_BTH_CW_CAP);
 	if (!READ_ONCE(qp->cw_peer))
 		return 0;
+	psn = ntohl(bth->apsn) & TRD_PSN_MASK;
 	spin_lock_bh(&qp->cw_src_lock);
-	cw_src_tx(&qp->cw_src, trd_cw_now(), &m);
+	/* Below the highest PSN framed yet: go-back-N sends it again. */
+	resend = qp->cw_psn_seen && trd_psn_cmp(psn, qp->cw_psn_next) < 0;
+	if (!resend) {
+		qp->cw_psn_next = trd_psn_add(psn, 1);
+		qp->cw_psn_seen = true;
+	}
+	cw_src_tx(&qp->cw_src, trd_cw_now(), resend, &m);
 	spin_unlock_bh(&qp->cw_src_lock);
 	if (m.tail)
 		trd_count(qp->dev, TRD_CNT_CW_REROUTES, 1);

@@ -245,6 +245,8 @@ struct trd_qp {
 	struct sk_buff_head cw_held;	/* REROUTED requests ahead of their TAIL */
 	struct timer_list cw_timer;	/* the resume timer */
 	u64 cw_notified;		/* us, the last NOTIFY */
+	u32 cw_psn_next;		/* after the highest request PSN framed (cw_src_lock) */
+	bool cw_psn_seen;		/* ... once one was */
 	u32 rsn_next;			/* receive-consuming messages posted: the next rsn */
 	u32 rdsn_next;			/* READs posted: the next READ's rsn */
 	u64 cnp_last_ns;		/* when the last CNP for this QP left (cnp.c) */

@@ -47,7 +47,7 @@ static void cw_congested(struct cw_src *s, u64 now, u8 path)
 		s->congested = true;
 }
 
-void cw_src_tx(struct cw_src *s, u64 now, struct cw_mark *m)
+void cw_src_tx(struct cw_src *s, u64 now, bool resend, struct cw_mark *m)
 {
 	u8 next;
 
@@ -58,7 +58,7 @@ void cw_src_tx(struct cw_src *s, u64 now, struct cw_mark *m)
 		cw_congested(s, now, s->path);
 	}
 	m->tx_ts = (u16)now;
-	if (s->congested && !s->await_clear && cw_pick(s, now, &next)) {
+	if (!resend && s->congested && !s->await_clear && cw_pick(s, now, &next)) {
 		/* This packet is the old path's last. */
 		m->path = s->path;
 		m->epoch = s->epoch;

@@ -71,8 +71,12 @@ struct cw_src {
 };
 
 void cw_src_init(struct cw_src *s, const struct cw_src_cfg *cfg, u8 path);
-/* The marks of the next data packet, sent at @now (us). */
-void cw_src_tx(struct cw_src *s, u64 now, struct cw_mark *m);
+/*
+ * The marks of the next data packet, sent at @now (us); @resend: the
+ * packet was sent before, and never makes the reroute (its TAIL mark
+ * would go where the lost one went).
+ */
+void cw_src_tx(struct cw_src *s, u64 now, bool resend, struct cw_mark *m);
 /* A control packet from the destination (RTT_REPLY, NOTIFY, CLEAR). */
 void cw_src_rx(struct cw_src *s, u64 now, const struct cw_mark *m);
 

@@ -73,7 +73,7 @@ unflip() {
 echo "== the delay flips between the paths: ConWeave"
 snap
 flip
-rdma_xfer cw-flip tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 8 -i || fails=$((fails + 1))
+rdma_xfer cw-flip tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 16 -i || fails=$((fails + 1))
 unflip
 show flipping
 check "the source rerouted" test "$(d tonic0 conweave_reroutes)" -gt 0
@@ -99,7 +99,7 @@ $TC -n r1 filter add dev ra ingress protocol ip u32 match ip protocol 17 0xff \
 echo 5000 > $P/conweave_resume_us
 snap
 flip
-rdma_xfer cw-tail tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 2 -i || fails=$((fails + 1))
+rdma_xfer cw-tail tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 8 -i || fails=$((fails + 1))
 unflip
 show "TAIL lost"
 dropped=$($TC -n r1 -s filter show dev ra ingress | awk '/Sent/ { print $4; exit }')

@@ -20,7 +20,7 @@ static void test_probes(void)
 
 	cw_src_init(&s, &CFG, 0);
 	for (t = 0; t < 1000; t += 10) {
-		cw_src_tx(&s, t, &m);
+		cw_src_tx(&s, t, false, &m);
 		if (m.op == CW_OP_RTT_REQUEST) {
 			reqs++;
 			r = m;
@@ -40,13 +40,13 @@ static void test_reroute(void)
 	struct cw_mark m, c = { .op = CW_OP_CLEAR };
 
 	cw_src_init(&s, &CFG, 0);
-	cw_src_tx(&s, 0, &m);
+	cw_src_tx(&s, 0, false, &m);
 	is(m.op, CW_OP_RTT_REQUEST, "the first packet probes");
-	cw_src_tx(&s, 60, &m);	/* no reply by the cutoff: congested, reroute */
+	cw_src_tx(&s, 60, false, &m);	/* no reply by the cutoff: congested, reroute */
 	ok(m.tail && m.path == 0 && m.epoch == 0 && m.op == CW_OP_NORMAL,
 	   "rule (i)+(ii): the next packet is the old path's TAIL (path 0, epoch 0)");
 	is(m.tail_tx_ts, 60, "the TAIL carries its own send time");
-	cw_src_tx(&s, 70, &m);
+	cw_src_tx(&s, 70, false, &m);
 	ok(!m.tail && m.rerouted && m.path == 1 && m.epoch == 1,
 	   "then REROUTED on the new path, epoch 1");
 	is(m.tail_tx_ts, 60, "REROUTED packets carry the TAIL's send time");
@@ -54,22 +54,45 @@ static void test_reroute(void)
 	c.op = CW_OP_NOTIFY;
 	c.path = 1;
 	cw_src_rx(&s, 80, &c);
-	cw_src_tx(&s, 2000, &m);	/* path 0 no longer busy */
+	cw_src_tx(&s, 2000, false, &m);	/* path 0 no longer busy */
 	ok(!m.tail && m.path == 1 && m.rerouted,
 	   "rule (iii): no second reroute before the CLEAR of the first");
 	c.op = CW_OP_CLEAR;
 	c.epoch = 0;
 	cw_src_rx(&s, 2010, &c);
-	cw_src_tx(&s, 2020, &m);
+	cw_src_tx(&s, 2020, false, &m);
 	ok(m.rerouted, "a CLEAR of another epoch does not count");
 	c.epoch = 1;
 	cw_src_rx(&s, 2030, &c);
-	cw_src_tx(&s, 2040, &m);
+	cw_src_tx(&s, 2040, false, &m);
 	ok(m.tail && m.path == 1 && m.epoch == 1,
 	   "after the CLEAR: the pending reroute, TAIL on path 1");
-	cw_src_tx(&s, 2050, &m);
+	cw_src_tx(&s, 2050, false, &m);
 	ok(m.path == 0 && m.epoch == 2 && m.rerouted, "back on path 0, epoch 2");
 	is(s.reroutes, 2, "two reroutes");
+}
+
+/*
+ * A packet sent again never makes the reroute: go-back-N resends the
+ * packet a lost TAIL was, and a resend that became the TAIL again would
+ * meet the same fate (test 79: every TAIL dropped, each resend after an
+ * idle RTO found the probe late and was the TAIL again, until the QP's
+ * retry count ran out).
+ */
+static void test_resend_no_tail(void)
+{
+	struct cw_src s;
+	struct cw_mark m;
+
+	cw_src_init(&s, &CFG, 0);
+	cw_src_tx(&s, 0, false, &m);
+	cw_src_tx(&s, 60, true, &m);	/* congested by now: the probe is late */
+	ok(!m.tail && m.path == 0 && m.epoch == 0,
+	   "a resend goes on the current path, not as the TAIL");
+	cw_src_tx(&s, 70, false, &m);
+	ok(m.tail && m.path == 0, "the next new packet is the TAIL");
+	cw_src_tx(&s, 80, true, &m);
+	ok(m.rerouted && m.path == 1 && m.epoch == 1, "a resend after it: REROUTED, new path");
 }
 
 static void test_no_free_path(void)
@@ -82,11 +105,11 @@ static void test_no_free_path(void)
 	cw_src_init(&s, &cfg, 0);
 	for (n.path = 0; n.path < 3; n.path++)
 		cw_src_rx(&s, 0, &n);
-	cw_src_tx(&s, 10, &m);
+	cw_src_tx(&s, 10, false, &m);
 	ok(!m.tail && m.path == 0, "rule (ii): every path congested, no reroute");
-	cw_src_tx(&s, 1500, &m);	/* the others' busy time is over */
+	cw_src_tx(&s, 1500, false, &m);	/* the others' busy time is over */
 	ok(m.tail && m.path == 0, "the current path still congested: reroute once another is free");
-	cw_src_tx(&s, 1510, &m);
+	cw_src_tx(&s, 1510, false, &m);
 	ok(m.path == 1 || m.path == 2, "to another path (%u)", m.path);
 }
 
@@ -158,7 +181,7 @@ static void run_flow(bool drop_tail, bool sort, u32 *out_of_order, u32 *reroutes
 		if (sent < NPKT && t % 10 == 0) {
 			struct pkt *p = &net[n++];
 
-			cw_src_tx(&s, t, &p->m);
+			cw_src_tx(&s, t, false, &p->m);
 			p->seq = sent++;
 			p->at = t + delay(p->m.path, t);
 			p->ctl = false;
@@ -240,6 +263,7 @@ int main(void)
 	test_probes();
 	test_reroute();
 	test_no_free_path();
+	test_resend_no_tail();
 	test_dst();
 	test_flow();
 	return tap_done();
