@@ -9,9 +9,12 @@
 #   queue: nothing is dropped or reordered within a link, so any reordering
 #   is the rerouting's): the source
 #   reroutes, the destination holds REROUTED packets until their TAIL, and
-#   the responder sees every request packet in order (no NAK sequence
-#   error); spraying the same packets over both paths (conweave=2) on the
+#   the responder sees the request packets in order (at most the few NAK
+#   sequence errors the bed itself causes); spraying the same packets over both paths (conweave=2) on the
 #   same bed does reorder them -- what the holding hides is real;
+# - the same with a 1 us cutoff: every probe late, so the flow reroutes
+#   whenever the last reroute's CLEAR is back (the path flips every few
+#   ms): still in order;
 # - every TAIL dropped at r1 (a u32 filter on BTH resv7): the resume timer
 #   releases what is held, the data still arrives;
 # - toward Soft-RoCE (rxe1, no ConWeave): no framing, the data arrives.
@@ -32,6 +35,7 @@ $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "link tonic1
 rdma_wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
 rdma_wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
 fails=0
+BED_NAKS=5
 check() {
 	_what=$1; shift
 	if "$@"; then echo "ok   $_what"; else echo "FAIL $_what"; fails=$((fails + 1)); fi
@@ -78,7 +82,23 @@ unflip
 show flipping
 check "the source rerouted" test "$(d tonic0 conweave_reroutes)" -gt 0
 check "the destination held REROUTED packets for their TAIL" test "$(d tonic1 conweave_held)" -gt 0
-check "every request packet reached the responder in order" test "$(d tonic1 nak_seq_sent)" = 0
+# Not 0: under host load the bed itself now and then costs one (a clean
+# phase, no reroute, once had 2 NAKs and 50 resent packets; the cause is
+# not measured).  Spraying on the same bed: hundreds.
+check "request packets in order at the responder (at most $BED_NAKS NAKs)" \
+	test "$(d tonic1 nak_seq_sent)" -le $BED_NAKS
+
+echo "== the path itself flips every few ms: a 1 us cutoff makes every probe late"
+# The flow reroutes as soon as each CLEAR is back, about once per RTT.
+echo 1 > $P/conweave_cutoff_us
+echo 1 > $P/conweave_busy_us
+snap
+flip
+rdma_xfer cw-often tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 8 -i || fails=$((fails + 1))
+unflip
+show "rerouting at every chance"
+check "at least 20 reroutes" test "$(d tonic0 conweave_reroutes)" -ge 20
+check "still in order (at most $BED_NAKS NAKs)" test "$(d tonic1 nak_seq_sent)" -le $BED_NAKS
 
 echo "== the same, sprayed (conweave=2): the bed reorders"
 echo 2 > $P/conweave
@@ -87,7 +107,8 @@ flip
 rdma_xfer cw-spray tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 8 -i || fails=$((fails + 1))
 unflip
 show sprayed
-check "spraying: request packets out of order at the responder" test "$(d tonic1 nak_seq_sent)" -gt 0
+check "spraying: request packets out of order at the responder" \
+	test "$(d tonic1 nak_seq_sent)" -gt $((10 * BED_NAKS))
 echo 1 > $P/conweave
 
 echo "== every TAIL dropped at r1: the resume timer"
@@ -96,7 +117,7 @@ $TC -n r1 qdisc add dev ra clsact || ksft_fail "clsact on r1's ra"
 $TC -n r1 filter add dev ra ingress protocol ip u32 match ip protocol 17 0xff \
 	match u16 4791 0xffff at 22 match u32 0x01000000 0x01000000 at 36 action drop ||
 	ksft_fail "u32 filter dropping TAILs"
-echo 5000 > $P/conweave_resume_us
+echo 5000 > $P/conweave_resume_us	# the 1 us cutoff still on: many TAILs
 snap
 flip
 rdma_xfer cw-tail tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 8 -i || fails=$((fails + 1))
@@ -107,6 +128,8 @@ echo "  TAILs dropped at r1: $dropped"
 check "TAILs were dropped" test "${dropped:-0}" -gt 0
 check "the resume timer released the held packets" test "$(d tonic1 conweave_resumed)" -gt 0
 $TC -n r1 qdisc del dev ra clsact
+echo 2000 > $P/conweave_cutoff_us
+echo 20000 > $P/conweave_busy_us
 
 echo "== toward Soft-RoCE (no ConWeave)"
 $RDMA link del tonic1 || ksft_fail "rdma link del tonic1"
