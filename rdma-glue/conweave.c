@@ -92,17 +92,25 @@ static int trd_cw_insert(struct sk_buff *skb, const struct cw_mark *m, u16 sport
 /*
  * trd_cw_strip: the struct trd_cw of a packet whose BTH says CW, into @m,
  * out of @skb (linear, from its IP header; ICRC checked); *@len, the bytes
- * from the BTH on, shrinks with it.  false: too short.
+ * from the BTH on, shrinks with it.  false: too short, or no memory for a
+ * private copy of a cloned @skb.
  */
 bool trd_cw_strip(struct sk_buff *skb, unsigned int *len, struct cw_mark *m)
 {
-	struct trd_bth *bth = trd_cw_bth(skb);
-	const struct trd_cw *cw = (const struct trd_cw *)(bth + 1);
-	u32 apsn = ntohl(bth->apsn);
-	unsigned int hl = trd_cw_hlen(skb);
+	struct trd_bth *bth;
+	const struct trd_cw *cw;
+	unsigned int hl;
+	u32 apsn;
 
 	if (*len < sizeof(*bth) + sizeof(*cw))
 		return false;
+	/* A tap may still hold these bytes: change a copy. */
+	if (skb_unclone(skb, GFP_ATOMIC))
+		return false;
+	bth = trd_cw_bth(skb);
+	cw = (const struct trd_cw *)(bth + 1);
+	apsn = ntohl(bth->apsn);
+	hl = trd_cw_hlen(skb);
 	m->op = (apsn & TRD_CW_OP_MASK) >> TRD_CW_OP_SHIFT;
 	m->epoch = (apsn & TRD_CW_EPOCH_MASK) >> TRD_CW_EPOCH_SHIFT;
 	m->rerouted = apsn & TRD_CW_REROUTED;

@@ -236,6 +236,8 @@ static void trd_rcv(struct trd_dev *dev, struct sk_buff *skb)
 		return;
 	}
 	if (bth->opcode == TRD_OP_CW) {
+		if (!READ_ONCE(qp->cw_peer))
+			goto bad;	/* not a ConWeave source: nobody asked */
 		trd_cw_ctl_rcv(qp, &cwm);
 		return;
 	}

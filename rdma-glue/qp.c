@@ -336,11 +336,11 @@ int trd_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	spin_unlock_irqrestore(&qp->lock, flags);
 	xa_erase(&dev->qps, ibqp->qp_num);
 	synchronize_rcu();		/* the rx path is done with it */
+	trd_cw_qp_destroy(qp);		/* and so, then, is the resume timer */
 	trd_flow_detach(qp);
 	if (qp->cgroup)
 		cgroup_put(qp->cgroup);
 	del_timer_sync(&qp->rnr_timer);
-	trd_cw_qp_destroy(qp);
 	cancel_work_sync(&qp->req_work);
 	cancel_work_sync(&qp->resp_work);
 	kfree_skb(qp->rd_ack);

@@ -14,7 +14,8 @@
 #    SEND is ACKed after);
 #  * a CNP to the (rc) QP: counted as ignored; one cut short: bad; a
 #    duplicate marked ECN CE: the same ACK, and from us (not from rxe) one
-#    CNP back;
+#    CNP back; a ConWeave control packet to a QP that is no ConWeave
+#    source, framed or not: bad;
 #  * PSN ahead of the expected one: exactly one NAK sequence error per gap
 #    (naming the expected PSN), also for 200 back to back; a duplicate:
 #    the ACK re-sent (duplicate_requests), no receive consumed; 300 bad
@@ -197,6 +198,15 @@ cases() {
 		[ "$cnps" = 1 ] || fail "tonic: $cnps CNPs for a CE-marked packet, want 1"
 	else
 		[ "$cnps" = 0 ] || fail "rxe sent a CNP"
+	fi
+	# ConWeave control packets (op 0xc0) to a QP that is no ConWeave
+	# source (it never asked): with the ConWeave header and without.
+	b0=$(rdma_counter $DEV bad_packets)
+	inj cw-ctl "op=0xc0,psn=0,len=8,cw"; expect cw-ctl none
+	inj cw-bare "op=0xc0,psn=0,len=8"; expect cw-bare none
+	if [ $SIDE = tonic ]; then
+		[ $(($(rdma_counter $DEV bad_packets) - b0)) = 2 ] ||
+			fail "tonic: bad_packets +$(($(rdma_counter $DEV bad_packets) - b0)) for two ConWeave control packets, want +2"
 	fi
 	# --- PSN window.
 	n0=$(rdma_counter $DEV nak_seq_sent) d0=$(rdma_counter $DEV duplicate_requests)

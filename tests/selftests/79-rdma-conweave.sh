@@ -53,11 +53,45 @@ show() { echo "  $1: reroutes $(d tonic0 conweave_reroutes) held $(d tonic1 conw
 	"resumed $(d tonic1 conweave_resumed) control $(d tonic0 conweave_ctl_rcvd)" \
 	"nak_seq $(d tonic1 nak_seq_sent) retransmitted $(d tonic0 retrans_packets)"; }
 
+# A capture on vethB that reads only after the transfer, so that what it
+# holds are the very buffers the device received: stripping the ConWeave
+# header must not change what a tap saw (every IPv4 checksum still
+# right), and the capture must show framed requests (CW in BTH resv8a).
+cat > /tmp/cw_tap.py <<'PY'
+import socket, struct, sys, time
+s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(3))
+s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 8 << 20)
+s.bind((sys.argv[1], 0))
+time.sleep(float(sys.argv[2]))
+s.settimeout(0.5)
+ipv4 = badsum = framed = 0
+while True:
+    try:
+        f = s.recv(65535)
+    except socket.timeout:
+        break
+    if f[12:14] != b"\x08\x00" or len(f) < 34:
+        continue
+    ipv4 += 1
+    h = f[14:34]
+    if sum(struct.unpack("!10H", h)) % 0xffff:
+        badsum += 1
+    elif h[9] == 17 and len(f) >= 54 and f[36:38] == b"\x12\xb7" and f[46] & 0x04:
+        framed += 1
+print("tap: %d IPv4 frames, %d with a bad header checksum, %d ConWeave-framed" % (ipv4, badsum, framed))
+sys.exit(0 if ipv4 and not badsum and framed else 1)
+PY
+
 echo "== clean"
 snap
+/usr/bin/python3 /tmp/cw_tap.py $RDMA_NETDEV_B 3 > /tmp/cw_tap.out 2>&1 & tap=$!
+sleep 0.5
 rdma_xfer cw-clean tonic1 $G1 tonic0 $G0 -s 262144 -m 16384 -n 2 -i || fails=$((fails + 1))
 show clean
 check "ConWeave negotiated: control packets back at the source" test "$(d tonic0 conweave_ctl_rcvd)" -gt 0
+wait $tap; tr=$?
+cat /tmp/cw_tap.out
+check "a tap on vethB sees the frames as they came (the header stripped in a copy)" test $tr = 0
 
 # lag LINK DELAY: r1's delay on LINK.
 lag() { $TC -n r1 qdisc replace dev $1 root netem delay $2 rate 10gbit limit 100000; }

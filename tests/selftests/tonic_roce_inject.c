@@ -25,6 +25,8 @@
  *	the end of a WRITE with immediate sn=N off=N after its RETH: the
  *	receive it takes and the message's length, a READ request sn=N
  *	after its RETH: its read_WQE_SN)
+ *	cw (ConWeave, rdma-glue/hdr.h: BTH resv8a CW; the payload's first 8
+ *	bytes are then the ConWeave header)
  *
  * Packets go out of IFNAME (AF_PACKET, to DST_MAC: nothing of the local IP
  * stack checks or fixes them) GAP_MS (20) apart; every RoCEv2 packet that
@@ -131,7 +133,7 @@ struct pkt {
 	long op, psn, len, fill, qpn, tver, pad, hdrcut, udplen, iplen, wire, imm, tos;
 	unsigned long long va, aeth, src;
 	unsigned long rkey, rlen, sn, off;
-	int ack, se, badicrc, badipcsum, irn;
+	int ack, se, badicrc, badipcsum, irn, cw;
 };
 
 static void put32(uint8_t *p, uint32_t v)
@@ -160,7 +162,7 @@ static int parse(char *spec, struct pkt *k, long qpn)
 		NUM(op); NUM(psn); NUM(len); NUM(fill); NUM(qpn); NUM(tver); NUM(pad);
 		NUM(hdrcut); NUM(udplen); NUM(iplen); NUM(wire); NUM(imm); NUM(va);
 		NUM(rkey); NUM(rlen); NUM(aeth); NUM(src); NUM(tos); NUM(sn); NUM(off);
-		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum); FLAG(irn);
+		FLAG(ack); FLAG(se); FLAG(badicrc); FLAG(badipcsum); FLAG(irn); FLAG(cw);
 		else {
 			fprintf(stderr, "tonic_roce_inject: unknown '%s'\n", tok);
 			return -1;
@@ -222,7 +224,8 @@ static size_t build(const struct pkt *k, uint8_t *out, struct in_addr src, struc
 	bth[0] = k->op;
 	bth[1] = (k->se ? 0x80 : 0) | ((k->pad >= 0 ? k->pad : pad) & 3) << 4 | (k->tver & 0xf);
 	bth[2] = bth[3] = 0xff;
-	put32(bth + 4, (k->qpn & 0xffffff) | (k->irn ? 0x03000000u : 0));
+	put32(bth + 4, (k->qpn & 0xffffff) | (k->irn ? 0x03000000u : 0) |
+	      (k->cw ? 0x04000000u : 0));
 	put32(bth + 8, (k->psn & 0xffffff) | (k->ack ? 0x80000000u : 0));
 	p = bth + 12;
 	{
