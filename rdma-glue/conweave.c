@@ -135,13 +135,12 @@ void trd_cw_qp_init(struct trd_qp *qp)
 		.cutoff_us = trd_cw_cutoff_us, .busy_us = trd_cw_busy_us,
 		.seed = get_random_u32() | 1,
 	};
+	u32 mode = READ_ONCE(trd_cw_mode);
 
 	spin_lock_init(&qp->cw_src_lock);
 	spin_lock_init(&qp->cw_dst_lock);
 	__skb_queue_head_init(&qp->cw_held);
 	timer_setup(&qp->cw_timer, trd_cw_resume, 0);
-	u32 mode = READ_ONCE(trd_cw_mode);
-
 	qp->cw_on = mode == TRD_LB_CONWEAVE;
 	qp->cw = qp->cw_on && trd_cw_nports >= 2;
 	qp->spray = mode == TRD_LB_SPRAY && trd_cw_nports >= 2;
@@ -185,13 +184,13 @@ int trd_cw_tx(struct trd_qp *qp, struct sk_buff *skb)
 	bool resend;
 	u32 psn;
 
-	if (qp->spray && trd_op_is_request(bth->opcode)) {
-		udp_hdr(skb)->source = htons(trd_cw_ports[get_random_u32_below(trd_cw_nports)]);
-		return 0;
-	}
 	if (!trd_op_is_request(bth->opcode)) {
 		if (bth->opcode == TRD_OP_ACK && READ_ONCE(qp->cw_req))
 			bth->qpn |= htonl(TRD_BTH_CW_CAP);
+		return 0;
+	}
+	if (qp->spray) {
+		udp_hdr(skb)->source = htons(trd_cw_ports[get_random_u32_below(trd_cw_nports)]);
 		return 0;
 	}
 	if (!qp->cw)
@@ -234,6 +233,22 @@ static void trd_cw_release(struct trd_qp *qp)
 }
 
 /*
+ * The TAIL given up on by @now (U64_MAX: at once): what is held goes, and
+ * the CLEAR back.  false: the hold lasts yet.  Under cw_dst_lock.
+ */
+static bool trd_cw_give_up(struct trd_qp *qp, u64 now)
+{
+	struct cw_mark r;
+
+	if (!cw_dst_poll(&qp->cw_dst, now, &r))
+		return false;
+	trd_count(qp->dev, TRD_CNT_CW_RESUMED, 1);
+	trd_cw_release(qp);
+	trd_cw_ctl_send(qp, &r);
+	return true;
+}
+
+/*
  * A ConWeave-framed request (stripped) for the responder: delivered,
  * held, or delivered with what was held; answered as the destination
  * says; an ECN-CE one makes a NOTIFY (at most one per probe interval).
@@ -249,11 +264,8 @@ void trd_cw_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, struct trd_bth *bth
 	v = cw_dst_rx(&qp->cw_dst, now, m, &r);
 	if (v == CW_HOLD && skb_queue_len(&qp->cw_held) >= TRD_CW_HOLD_MAX) {
 		/* A bounded queue: give the TAIL up, as the resume timer would. */
-		cw_dst_poll(&qp->cw_dst, U64_MAX, &r);
-		trd_count(qp->dev, TRD_CNT_CW_RESUMED, 1);
 		del_timer(&qp->cw_timer);
-		trd_cw_release(qp);
-		trd_cw_ctl_send(qp, &r);
+		trd_cw_give_up(qp, U64_MAX);
 		v = cw_dst_rx(&qp->cw_dst, now, m, &r);
 	}
 	if (v == CW_HOLD) {
@@ -283,15 +295,9 @@ void trd_cw_resp_rcv(struct trd_qp *qp, struct sk_buff *skb, struct trd_bth *bth
 void trd_cw_resume(struct timer_list *t)
 {
 	struct trd_qp *qp = from_timer(qp, t, cw_timer);
-	struct cw_mark r;
 
 	spin_lock_bh(&qp->cw_dst_lock);
-	if (cw_dst_poll(&qp->cw_dst, trd_cw_now(), &r)) {
-		trd_count(qp->dev, TRD_CNT_CW_RESUMED, 1);
-		trd_cw_release(qp);
-		trd_cw_ctl_send(qp, &r);
-	} else if (qp->cw_dst.holding) {
+	if (!trd_cw_give_up(qp, trd_cw_now()) && qp->cw_dst.holding)
 		mod_timer(&qp->cw_timer, jiffies + 1);
-	}
 	spin_unlock_bh(&qp->cw_dst_lock);
 }
