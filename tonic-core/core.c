@@ -167,7 +167,8 @@ u64 tonic_next_cycle(const struct tonic_core *tc)
 	u64 t, t2;
 	u32 id;
 
-	if (tc->in_cnt || !tonic_fifo_empty(&tc->active) || !tonic_fifo_empty(&tc->ready))
+	if (tc->in_cnt || !tonic_fifo_empty(&tc->active) ||
+	    (!tc->tx_stalled && !tonic_fifo_empty(&tc->ready)))
 		return tc->now;
 	t = tonic_timer_first(&tc->dd_timers, &id);
 	t2 = tonic_timer_first(&tc->cr_timers, &id);
@@ -201,13 +202,14 @@ static void tonic_cycle(struct tonic_core *tc)
 		tonic_per_post(tc, &pi);
 
 	tonic_cr_timer(tc);
-	tonic_cr_transmit(tc);
+	if (!tc->tx_stalled)
+		tonic_cr_transmit(tc);
 	tonic_dd_generate(tc);
 }
 
-static bool tonic_out_room(const struct tonic_out *out)
+static bool tonic_out_room(const struct tonic_core *tc, const struct tonic_out *out)
 {
-	if (out->ndesc >= out->max_desc)
+	if (!tc->tx_stalled && out->ndesc >= out->max_desc)
 		return false;
 	if (out->note && out->max_note && out->max_note - out->nnote < TONIC_NOTES_PER_CYCLE)
 		return false;
@@ -222,7 +224,7 @@ u64 tonic_run(struct tonic_core *tc, u64 until, struct tonic_out *out)
 		return 0;
 	tc->out = out;
 	while (tc->now <= until) {
-		if (!tonic_out_room(out))
+		if (!tonic_out_room(tc, out))
 			break;
 		nc = tonic_next_cycle(tc);
 		if (nc == TONIC_IDLE || nc > until) {
@@ -238,6 +240,11 @@ u64 tonic_run(struct tonic_core *tc, u64 until, struct tonic_out *out)
 	tc->out = NULL;
 	tc->st.busy_cycles += done;
 	return done;
+}
+
+void tonic_tx_stall(struct tonic_core *tc, bool stalled)
+{
+	tc->tx_stalled = stalled;
 }
 
 u64 tonic_now(const struct tonic_core *tc)

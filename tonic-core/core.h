@@ -63,6 +63,7 @@ struct tonic_core {
 	u64 now;			/* next cycle to execute */
 	struct tonic_core_stats st;
 	struct tonic_out *out;		/* during tonic_run() */
+	bool tx_stalled;		/* tonic_tx_stall(): downstream is full */
 
 	struct tonic_flow *flows;
 	struct tonic_flow_counters *ctr;

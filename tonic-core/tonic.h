@@ -205,6 +205,16 @@ u64 tonic_next_cycle(const struct tonic_core *tc);
  */
 u64 tonic_run(struct tonic_core *tc, u64 until, struct tonic_out *out);
 
+/*
+ * Back-pressure from downstream (the NIC's queue is full): while @stalled
+ * the transmit module sends nothing, and flows waiting only for it do not
+ * make a cycle busy.  Every other module runs: control packets are taken,
+ * timers fire, programs run, addresses are generated until a flow's ring
+ * or window is full, rate credit accrues up to its burst.  A stalled run
+ * needs no room for a descriptor in @out.
+ */
+void tonic_tx_stall(struct tonic_core *tc, bool stalled);
+
 u64 tonic_now(const struct tonic_core *tc);
 int tonic_flow_stats(const struct tonic_core *tc, u32 flow, struct tonic_flow_stats *st);
 void tonic_core_stats(const struct tonic_core *tc, struct tonic_core_stats *st);

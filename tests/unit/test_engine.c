@@ -3,7 +3,8 @@
  * The DD/CR engines with the window scheme: generation order, window limit,
  * LAST and sub-segment bursts, ack notifications, u32 wrap of segment
  * indices, ring full/empty, retransmission priority, timeouts, failure,
- * idle skipping, flow removal, periodic calls, output back-pressure,
+ * idle skipping, flow removal, periodic calls, output back-pressure, a
+ * stalled transmit module,
  * round robin over 2048 flows.
  */
 #include "tap.h"
@@ -294,6 +295,74 @@ static void test_backpressure(void)
 	tonic_core_destroy(tc);
 }
 
+/*
+ * Back-pressure from the NIC: while the transmit module is stalled nothing
+ * leaves, but the rest of the engine runs -- ACKs are taken, addresses are
+ * generated until the ring or window is full, timers fire, rate credit
+ * accrues up to its burst -- and a stalled engine with nothing else to do
+ * is idle, not busy every cycle.
+ */
+static void test_tx_stall(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_flow_cfg fc = { .prog = &tp_win, .seg_size = 1000, .rto_cycles = 5000 };
+	struct tonic_core_stats cs0, cs;
+	struct tonic_flow_stats st;
+	u32 i, bad = 0;
+
+	tonic_flow_add(tc, 0, &fc);
+	tonic_push(tc, 0, 20, 1000);
+	tonic_tx_stall(tc, true);
+	tonic_core_stats(tc, &cs0);
+	is(run(tc, 1000), 0, "stalled: nothing sent");
+	tonic_core_stats(tc, &cs);
+	tonic_flow_stats(tc, 0, &st);
+	is(st.outstanding, 8, "... the window's 8 addresses wait in the ring");
+	ok(cs.busy_cycles - cs0.busy_cycles <= 10, "... in a few busy cycles (%llu)",
+	   (unsigned long long)(cs.busy_cycles - cs0.busy_cycles));
+	is(tonic_next_cycle(tc), TONIC_IDLE, "stalled with a full window and no timer: idle");
+	tp_out_reset(&T, 0);
+	tonic_run(tc, 2000, &T.o);
+	is(tonic_now(tc), 2001, "stalled, a run needs no room for a descriptor");
+	tonic_tx_stall(tc, false);
+	is(tonic_next_cycle(tc), 2001, "unstalled: work at once");
+	is(run(tc, 3000), 8, "the 8 leave");
+	for (i = 0; i < 8; i++)
+		if (T.desc[i].seg != i || (T.desc[i].flags & TONIC_DESC_RTX))
+			bad++;
+	is(bad, 0, "... 0..7 in order");
+
+	tonic_tx_stall(tc, true);
+	ack(tc, 0, 4);
+	is(run(tc, 4000), 0, "an ACK while stalled: nothing sent");
+	is(tp_count_notes(&T, TONIC_NOTE_ACKED), 1, "... but the ACK is taken");
+	tonic_flow_stats(tc, 0, &st);
+	ok(st.wnd_start == 4 && st.highest_sent == 12 && st.outstanding == 4,
+	   "... and the 4 segments it opened wait in the ring");
+	is(run(tc, 3000 + 5000 + 100), 0, "the RTO expires while stalled: nothing sent");
+	tonic_flow_stats(tc, 0, &st);
+	is(st.timeouts, 1, "... but the timeout is taken");
+	tonic_tx_stall(tc, false);
+	run(tc, tonic_now(tc) + 100);
+	bad = 0;
+	for (i = 0; i < T.o.ndesc; i++)
+		if (T.desc[i].flags & TONIC_DESC_RTX)
+			bad++;
+	ok(bad >= 1 && T.desc[0].seg >= 4, "unstalled: the timeout's retransmissions leave (%u)", bad);
+	tonic_core_destroy(tc);
+
+	/* A rate flow's credit does not pile up behind a stall: one burst. */
+	tc = tp_core(4, 128, 16);
+	tp_add(tc, 1, &tp_rate, 1000, 0);
+	tonic_push(tc, 1, 100, 1000);
+	tonic_tx_stall(tc, true);
+	run(tc, 100000);
+	tonic_tx_stall(tc, false);
+	is(run(tc, tonic_now(tc) + 10), 1, "a rate flow after 1 ms stalled: one segment (its burst) at once");
+	is(run(tc, tonic_now(tc) + 80), 1, "... the next after 800 ns (1000 B at 10 Gb/s)");
+	tonic_core_destroy(tc);
+}
+
 static void test_rr_2048(void)
 {
 	struct tonic_core *tc = tp_core(TONIC_MAX_FLOWS, 128, 16);
@@ -373,6 +442,7 @@ int main(void)
 	test_remove();
 	test_periodic_count();
 	test_backpressure();
+	test_tx_stall();
 	test_rr_2048();
 	test_cwr();
 	total = tonic_core_flow_bytes(&cfg, &eng);
