@@ -9,7 +9,9 @@
  *   duration_ms X        measure_from_ms X     sample_us X (0 = no samples)
  *   wnd_bits 128|256     cycle_ps N
  *   clock_ppm N          each host's clock runs off by up to +-N ppm
- *   ref_nic_q N          reference senders' NIC holds N packets (default 2)
+ *   nic_q N              a host's NIC queue holds N packets (default 2): the
+ *                        reference's senders and Tonic's transmit module wait
+ *                        while it is full
  *   ref_fr_at_f 0|1      DCQCN reference: fast recovery at max(T, BC) = F
  *   ref_pacer_tb 0|1     DCQCN reference: token-bucket pacer across rate changes
  *   hosts    count= gbps= delay_us= jitter_ns=  add hosts (NIC + switch
@@ -321,7 +323,7 @@ static int directive(struct sim *s, const char *d, struct line *l, const char *a
 	}
 	if (!strcmp(d, "seed") || !strcmp(d, "duration_ms") || !strcmp(d, "measure_from_ms") ||
 	    !strcmp(d, "sample_us") || !strcmp(d, "wnd_bits") || !strcmp(d, "cycle_ps") ||
-	    !strcmp(d, "clock_ppm") || !strcmp(d, "ref_nic_q") || !strcmp(d, "ref_fr_at_f") ||
+	    !strcmp(d, "clock_ppm") || !strcmp(d, "nic_q") || !strcmp(d, "ref_fr_at_f") ||
 	    !strcmp(d, "ref_pacer_tb")) {
 		double v = arg ? strtod(arg, NULL) : 0;
 
@@ -341,8 +343,8 @@ static int directive(struct sim *s, const char *d, struct line *l, const char *a
 			s->wnd_bits = (u32)v;
 		else if (!strcmp(d, "clock_ppm"))
 			s->clock_ppm = (u32)v;
-		else if (!strcmp(d, "ref_nic_q"))
-			s->ref_nic_q = (u32)v;
+		else if (!strcmp(d, "nic_q"))
+			s->nic_q = (u32)v;
 		else if (!strcmp(d, "ref_fr_at_f"))
 			s->ref_fr_at_f = (u8)v;
 		else if (!strcmp(d, "ref_pacer_tb"))

@@ -29,22 +29,24 @@ for s in 1 2 3 4 5; do
 	run dcqcn-2-ref-s$s $SC/dcqcn-2-ref.conf -s $s
 done
 { echo "ref_fr_at_f 1"; cat $SC/dcqcn-200-ref.conf; } > "$OUT/dcqcn-200-ref-fr.conf"
-{ echo "ref_fr_at_f 1"; echo "ref_nic_q 100000"; cat $SC/dcqcn-200-ref.conf; } > "$OUT/dcqcn-200-ref-frq.conf"
 { echo "ref_pacer_tb 1"; cat $SC/dcqcn-200-ref.conf; } > "$OUT/dcqcn-200-ref-tb.conf"
-{ echo "ref_pacer_tb 1"; cat "$OUT/dcqcn-200-ref-frq.conf"; } > "$OUT/dcqcn-200-ref-all.conf"
+{ echo "ref_pacer_tb 1"; cat "$OUT/dcqcn-200-ref-fr.conf"; } > "$OUT/dcqcn-200-ref-both.conf"
+# ... and Tonic with the old host model: an engine that never stalls in
+# front of a NIC FIFO without bound.
+{ echo "nic_q 100000"; cat $SC/dcqcn-200.conf; } > "$OUT/dcqcn-200-fifo.conf"
 for s in 1 2 3; do
 	[ $s = 1 ] || run dcqcn-200-s$s $SC/dcqcn-200.conf -s $s
+	run dcqcn-200-fifo-s$s "$OUT/dcqcn-200-fifo.conf" -s $s
 	run dcqcn-200-ref-s$s $SC/dcqcn-200-ref.conf -s $s
 	run dcqcn-200-ref-fr-s$s "$OUT/dcqcn-200-ref-fr.conf" -s $s
-	run dcqcn-200-ref-frq-s$s "$OUT/dcqcn-200-ref-frq.conf" -s $s
 	run dcqcn-200-ref-tb-s$s "$OUT/dcqcn-200-ref-tb.conf" -s $s
-	run dcqcn-200-ref-all-s$s "$OUT/dcqcn-200-ref-all.conf" -s $s
+	run dcqcn-200-ref-both-s$s "$OUT/dcqcn-200-ref-both.conf" -s $s
 done
 # The old explanation of the gap to the seed's 203 Mb/s: a longer timer.
 sed 's/cnp_us=50 count=100/& p0=300/' $SC/dcqcn-200.conf > "$OUT/dcqcn-200-t300.conf"
 run dcqcn-200-t300 "$OUT/dcqcn-200-t300.conf"
 run dcqcn-128b $SC/dcqcn-128b.conf
-for v in irn irn-nobdp gbn gbn-nic irn-dcqcn gbn-dcqcn gbn-dcqcn-lossless; do
+for v in irn irn-nobdp gbn gbn-fifo irn-dcqcn gbn-dcqcn gbn-dcqcn-lossless; do
 	$SC/irn-flows.sh $v > "$OUT/irn-$v.conf"
 	run irn-$v "$OUT/irn-$v.conf"
 	for s in 2 3; do
@@ -63,7 +65,7 @@ done
 run newreno-loss-100ns "$OUT/newreno-loss-100ns.conf"
 # ... and with the reference's NIC as deep as Tonic's FIFO is at 100 ns:
 # the same host model on both sides (evaluation.rst (1a)).
-{ echo "ref_nic_q 1000"; cat "$OUT/newreno-loss-100ns.conf"; } > "$OUT/newreno-loss-100ns-nic.conf"
+{ echo "nic_q 1000"; cat "$OUT/newreno-loss-100ns.conf"; } > "$OUT/newreno-loss-100ns-nic.conf"
 run newreno-loss-100ns-nic "$OUT/newreno-loss-100ns-nic.conf"
 run newreno-200-tonic-100ns "$OUT/newreno-200-tonic-100ns.conf" -t 5000
 run newreno-200-ref-100ns "$OUT/newreno-200-ref-100ns.conf" -t 5000

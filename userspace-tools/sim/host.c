@@ -8,7 +8,9 @@
  * the cycle before, so nothing is handled early); the host wakes at
  * tonic_next_cycle() and runs that one cycle; each descriptor that comes
  * out becomes a packet (payload + header) in the NIC queue at that
- * instant.  Idle cycles cost nothing.  Segments are announced to Tonic in
+ * instant.  While the NIC queue is full (sim_nic_q()) the transmit module
+ * is stalled (tonic_tx_stall()), as a NIC's back-pressure stalls it; the
+ * rest of the engine runs on.  Idle cycles cost nothing.  Segments are announced to Tonic in
  * chunks of SIM_PUSH_CHUNK ahead of the cumulative ack, which the engine
  * reports with TONIC_NOTE_ACKED.
  */
@@ -160,6 +162,10 @@ static void host_emit(struct sim *s, struct host *h, const struct tonic_desc *d)
 	if (f->trace)
 		trace_seq(s, f, d->seg, p->rtx);
 	port_send(&h->nic, p);
+	if (h->nic.qlen >= sim_nic_q(s)) {
+		h->tx_stalled = true;
+		tonic_tx_stall(h->tc, true);
+	}
 }
 
 /*
@@ -313,6 +319,17 @@ void host_incoming(struct sim *s, struct host *h, struct flow *f, struct pkt *p)
 /* The NIC took a packet: reference senders waiting for it may go. */
 void host_nic_drained(struct sim *s, struct host *h)
 {
+	u64 c;
+
 	if (h->ref_cnt)
 		ref_nic_drained(s, h);
+	if (!h->tx_stalled || h->nic.qlen >= sim_nic_q(s))
+		return;
+	/* The cycles before this instant ran against a full NIC. */
+	c = host_cycle(s, h);
+	if (c)
+		host_run(s, h, c - 1);
+	h->tx_stalled = false;
+	tonic_tx_stall(h->tc, false);
+	host_schedule(s, h);
 }

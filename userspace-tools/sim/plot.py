@@ -181,11 +181,11 @@ for k in ("thr_mean_mbps", "thr_std_mbps", "thr_min_mbps", "thr_max_mbps", "jain
 # Over seeds 1-3: the mean per-flow throughput (its mean and spread over the
 # seeds) and the spread between flows (mean over the seeds).
 for lab, names in (("tonic", ["dcqcn-200", "dcqcn-200-s2", "dcqcn-200-s3"]),
+                   ("tonic_nic_fifo", ["dcqcn-200-fifo-s%d" % i for i in range(1, 4)]),
                    ("ref", ["dcqcn-200-ref-s%d" % i for i in range(1, 4)]),
                    ("ref_fr_at_f", ["dcqcn-200-ref-fr-s%d" % i for i in range(1, 4)]),
-                   ("ref_fr_at_f_nic_fifo", ["dcqcn-200-ref-frq-s%d" % i for i in range(1, 4)]),
                    ("ref_pacer_tb", ["dcqcn-200-ref-tb-s%d" % i for i in range(1, 4)]),
-                   ("ref_all_three", ["dcqcn-200-ref-all-s%d" % i for i in range(1, 4)])):
+                   ("ref_both", ["dcqcn-200-ref-both-s%d" % i for i in range(1, 4)])):
     m, sd, _ = seeds(names, "thr_mean_mbps")
     fsd, _, _ = seeds(names, "thr_std_mbps")
     su, _, _ = seeds(names, "thr_sum_mbps")
@@ -211,7 +211,7 @@ note("dcqcn_128b_nic_util", sm["port_nic0"].split()[1])
 # (5) IRN FCTs.
 fig, ax = plt.subplots(figsize=(6, 4))
 for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-FC"),
-               ("gbn", "RoCE go-back-N"), ("gbn-nic", "go-back-N, NIC never queues"),
+               ("gbn", "RoCE go-back-N"), ("gbn-fifo", "go-back-N, unbounded NIC FIFO (old host model)"),
                ("irn-dcqcn", "IRN + DCQCN"), ("gbn-dcqcn", "RoCE go-back-N + DCQCN"),
                ("gbn-dcqcn-lossless", "RoCE + DCQCN, lossless (32 MB, no loss)")):
     fr = rows("irn-" + v, "flows.csv")

@@ -27,14 +27,14 @@
  * unacked packet).
  *
  * The host side is a NIC that pulls: the sender never queues more than
- * REF_NIC_Q packets in its NIC, and QPs whose pacer allows a packet wait in
+ * sim_nic_q() packets in its NIC, and QPs whose pacer allows a packet wait in
  * the host's round robin (refnewreno.c's ref_queue) until the NIC drains.
  *
  * Three switches exist only to test where Tonic's `dcqcn` differs from
  * this reference (evaluation.rst (3)): `ref_fr_at_f 1` makes max(T, BC) =
- * F a fast-recovery step too, as the program does; `ref_nic_q N` lets the
+ * F a fast-recovery step too, as the program does; `nic_q N` lets every
  * NIC hold N packets (a large N is the unbounded NIC FIFO Tonic's 10 ns
- * engine fills); `ref_pacer_tb 1` makes the pacer a token bucket across
+ * engine filled before its transmit module stalled); `ref_pacer_tb 1` makes the pacer a token bucket across
  * rate changes, as Tonic's rate credit is (see dq_retime()).
  */
 #include <stdlib.h>

@@ -100,11 +100,11 @@ static void ref_restart_timer(struct sim *s, struct flow *f)
 
 /*
  * Host side, like Linux's TSQ + fq: a flow puts at most one packet at a
- * time into the NIC queue while it holds REF_NIC_Q packets; flows with an
- * open window wait in a per-host queue and the NIC serves them round robin
- * as it drains.  (Tonic does the same with its round-robin ready set.)
+ * time into the NIC queue while it holds fewer than sim_nic_q() packets;
+ * flows with an open window wait in a per-host queue and the NIC serves them
+ * round robin as it drains.  (Tonic does the same with its round-robin ready
+ * set, its transmit module stalled while the NIC is full.)
  */
-#define REF_NIC_Q	2
 
 static bool ref_can_send(struct sim *s, struct flow *f)
 {
@@ -139,9 +139,7 @@ void ref_queue(struct sim *s, struct flow *f)
 
 void ref_nic_drained(struct sim *s, struct host *h)
 {
-	u32 lim = s->ref_nic_q ? s->ref_nic_q : REF_NIC_Q;
-
-	while (h->ref_cnt && h->nic.qlen < lim) {
+	while (h->ref_cnt && h->nic.qlen < sim_nic_q(s)) {
 		struct flow *f = s->flows[h->refq[h->ref_head]];
 
 		h->ref_head = (h->ref_head + 1) % h->ref_cap;

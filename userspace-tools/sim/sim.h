@@ -226,6 +226,7 @@ struct host {
 	ps_t pull_next;
 	u8 pull_armed;
 	u64 in_drops;		/* control packets refused by a full incoming queue */
+	bool tx_stalled;	/* the NIC is full: Tonic's transmit module waits */
 	/* reference senders: flows with window open, served round robin by the NIC */
 	u32 *refq;
 	u32 ref_head, ref_cnt, ref_cap;
@@ -293,7 +294,7 @@ struct sim {
 	ps_t now, end, measure_from, sample_every;
 	u32 cycle_ps;
 	u32 clock_ppm;		/* host clocks drift by up to +-this many ppm */
-	u32 ref_nic_q;		/* reference senders: packets a NIC may hold (0 = 2) */
+	u32 nic_q;		/* packets a host's NIC queue holds (0 = SIM_NIC_Q) */
 	u8 ref_fr_at_f;		/* DCQCN reference: fast recovery also at max(T, BC) = F */
 	u8 ref_pacer_tb;	/* DCQCN reference: token-bucket pacer across rate changes */
 	u32 wnd_bits;
@@ -317,6 +318,17 @@ void pkt_free(struct sim *s, struct pkt *p);
 void sim_deliver(struct sim *s, u16 node, struct pkt *p);
 /* Send a packet from host @h out of its NIC. */
 void sim_host_send(struct sim *s, struct host *h, struct pkt *p);
+
+/*
+ * A NIC queues a couple of packets behind the one on the wire: senders stop
+ * (the reference's round robin, Tonic's transmit module) while it is full.
+ */
+#define SIM_NIC_Q	2
+
+static inline u32 sim_nic_q(const struct sim *s)
+{
+	return s->nic_q ? s->nic_q : SIM_NIC_Q;
+}
 
 static inline ps_t ser_ps(u64 bytes, u64 rate_bps)
 {
