@@ -117,8 +117,20 @@ ok $(tst "${gd:-0} < $id") "irn: go-back-N completes fewer messages (${gd:-0} < 
 nq=$(awk '$1 ~ /^port_nic/ && $7 > m { m = $7 } END { print m + 0 }' $W/irn-gbn/summary.txt)
 ok $(tst "$nq <= 2.08") "irn: go-back-N's NIC queue holds at most 2 packets (max $nq KB)"
 ok $(tst "${gd:-0} < $id / 4") "irn: go-back-N with a bounded NIC collapses (${gd:-0} of $tot messages)"
+# RoCE as deployed, on PFC: the switch pauses senders instead of dropping,
+# so go-back-N completes -- and IRN without PFC is still faster (seed 002).
+$SC/irn-flows.sh gbn-pfc > $W/irn-gbn-pfc.conf
+if run irn-gbn-pfc $W/irn-gbn-pfc.conf; then
+	pd=$(get irn-gbn-pfc fct_done); pm=$(get irn-gbn-pfc fct_mean_us)
+	pdr=$(get irn-gbn-pfc port_sw8 5)
+	pp=$(awk '$1 ~ /^port_nic/ { n += $11 } END { print n + 0 }' $W/irn-gbn-pfc/summary.txt)
+	ok $(tst "$pd == $tot && $pdr == 0 && $pp > 0") \
+		"irn: go-back-N on PFC completes $pd of $tot, $pdr switch drops, $pp pauses"
+	ok $(tst "$i < $pm") "irn: IRN without PFC, mean FCT $i us < RoCE go-back-N on PFC $pm us"
+fi
 # IRN with DCQCN (irn-dcqcn): every message completes, faster than RoCE's
-# go-back-N with DCQCN on the same lossy path and than its lossless stand-in.
+# go-back-N with DCQCN on the same lossy path and than RoCE + DCQCN on a
+# lossless fabric (PFC, no random loss).
 for v in irn-dcqcn gbn-dcqcn gbn-dcqcn-lossless; do
 	$SC/irn-flows.sh $v > $W/irn-$v.conf
 	run irn-$v $W/irn-$v.conf
@@ -130,7 +142,7 @@ im=$(get irn-irn-dcqcn port_sw8 7)
 ok $(tst "$idd == $tot && ${im:-0} > 0") "irn-dcqcn: all $tot messages complete, ECN marks $im (DCQCN active)"
 ok $(tst "${gdd:-0} < $tot || $idm < ${gdm:-0}") \
 	"irn-dcqcn: mean FCT $idm us beats go-back-N + DCQCN (${gdd:-0} done, mean ${gdm:-?} us)"
-ok $(tst "$idm < ${glm:-0}") "irn-dcqcn: mean FCT $idm us < lossless RoCE + DCQCN ${glm:-?} us"
+ok $(tst "$idm < ${glm:-0}") "irn-dcqcn: mean FCT $idm us < RoCE + DCQCN on PFC, no random loss, ${glm:-?} us"
 
 # (6) IB CC: 1 : 1/2 : 1/3 and tenant fairness.
 # The BECN ratio is the theorem's (timer equilibrium) and is held tight;

@@ -18,6 +18,9 @@
  *            port; jitter on the host -> switch link)
  *   switch   buffer_kb= ecn_kmin_kb= ecn_kmax_kb= ecn_pmax= fecn_kb=
  *            fecn_prob= trim=             defaults for every switch port
+ *            pfc_kb= pfc_xon_kb=          PFC: pause a host whose data in the
+ *                                         switch exceeds pfc_kb, resume at
+ *                                         pfc_xon_kb (default half of it)
  *   port     to= [same keys as switch] loss= hash=0|1
  *                                         override the port towards host `to`
  *   flow     src= dst= prog= impl=tonic|ref seg= hdr= segs= start_us=
@@ -361,6 +364,8 @@ static int directive(struct sim *s, const char *d, struct line *l, const char *a
 		aqm_keys(l, &s->sw_aqm);
 		for (i = 0; i < s->nhosts; i++)
 			s->down[i].aqm = s->sw_aqm;
+		s->pfc_xoff = (u64)(num(l, "pfc_kb", s->pfc_xoff / 1000.0) * 1000);
+		s->pfc_xon = (u64)(num(l, "pfc_xon_kb", s->pfc_xoff / 2000.0) * 1000);
 		return leftovers(l) ? -1 : 0;
 	}
 	if (!strcmp(d, "port"))

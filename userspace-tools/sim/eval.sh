@@ -46,7 +46,7 @@ done
 sed 's/cnp_us=50 count=100/& p0=300/' $SC/dcqcn-200.conf > "$OUT/dcqcn-200-t300.conf"
 run dcqcn-200-t300 "$OUT/dcqcn-200-t300.conf"
 run dcqcn-128b $SC/dcqcn-128b.conf
-for v in irn irn-nobdp gbn gbn-fifo irn-dcqcn gbn-dcqcn gbn-dcqcn-lossless; do
+for v in irn irn-nobdp gbn gbn-fifo gbn-pfc irn-dcqcn gbn-dcqcn gbn-dcqcn-pfc gbn-dcqcn-lossless; do
 	$SC/irn-flows.sh $v > "$OUT/irn-$v.conf"
 	run irn-$v "$OUT/irn-$v.conf"
 	for s in 2 3; do

@@ -40,7 +40,10 @@ void sim_deliver(struct sim *s, u16 node, struct pkt *p)
 	struct flow *f;
 
 	if (node == SIM_SWITCH) {
-		port_send(&s->down[p->dst], p);
+		bool data = p->kind == PK_DATA;
+
+		if (port_send(&s->down[p->dst], p) && data && !p->trimmed)
+			pfc_in(s, p);
 		return;
 	}
 	f = s->flows[p->flow];
@@ -147,6 +150,10 @@ int main(int argc, char **argv)
 		case EV_REF_RATE:
 		case EV_REF_PACE:
 			refdq_event(s, s->flows[e.arg], e.type, e.t);
+			break;
+		case EV_PFC_PAUSE:
+		case EV_PFC_RESUME:
+			pfc_event(s, &s->hosts[e.arg], e.type == EV_PFC_PAUSE);
 			break;
 		case EV_FLOW_START:
 			host_flow_start(s, s->flows[e.arg]);

@@ -212,8 +212,10 @@ note("dcqcn_128b_nic_util", sm["port_nic0"].split()[1])
 fig, ax = plt.subplots(figsize=(6, 4))
 for v, lab in (("irn", "IRN (BDP-FC 25 pkts)"), ("irn-nobdp", "IRN without BDP-FC"),
                ("gbn", "RoCE go-back-N"), ("gbn-fifo", "go-back-N, unbounded NIC FIFO (old host model)"),
+               ("gbn-pfc", "RoCE go-back-N on PFC"),
                ("irn-dcqcn", "IRN + DCQCN"), ("gbn-dcqcn", "RoCE go-back-N + DCQCN"),
-               ("gbn-dcqcn-lossless", "RoCE + DCQCN, lossless (32 MB, no loss)")):
+               ("gbn-dcqcn-pfc", "RoCE + DCQCN on PFC"),
+               ("gbn-dcqcn-lossless", "RoCE + DCQCN on PFC, no random loss")):
     fr = rows("irn-" + v, "flows.csv")
     fct = sorted(float(r["fct_us"]) for r in fr if float(r["fct_us"]) >= 0)
     if fct:
@@ -236,8 +238,10 @@ ax.set_ylabel("fraction of messages completed")
 ax.set_title("8-to-1 incast, 40 Gb/s, 0.1 % loss, no PFC")
 ax.legend(fontsize="small")
 save(fig, "fig5-irn-fct.png")
-for v in ("irn-dcqcn", "gbn-dcqcn", "gbn-dcqcn-lossless"):
+for v in ("gbn-pfc", "irn-dcqcn", "gbn-dcqcn", "gbn-dcqcn-pfc", "gbn-dcqcn-lossless"):
     sm = summary("irn-" + v)
+    note("irn_%s_pfc_pauses" % v.replace("-", "_"), sum(
+        int(x.split()[9]) for k2, x in sm.items() if k2.startswith("port_nic")))
     note("irn_%s_ecn_marks_drops" % v.replace("-", "_"), "%s %s" % (
         sm["port_sw8"].split()[5], sm["port_sw8"].split()[3]))
 # The IRN programs at the Tonic paper's 100 ns cycle.

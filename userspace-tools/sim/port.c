@@ -32,7 +32,7 @@ static void port_start(struct port *pt)
 		if (!pt->hhead)
 			pt->htail = NULL;
 		pt->hqlen--;
-	} else if (pt->head) {
+	} else if (pt->head && !pt->paused) {
 		p = pt->head;
 		pt->head = p->next;
 		if (!pt->head)
@@ -48,13 +48,13 @@ static void port_start(struct port *pt)
 	pt->busy_ps += ser_ps(p->wire, pt->rate_bps);
 }
 
-void port_send(struct port *pt, struct pkt *p)
+bool port_send(struct port *pt, struct pkt *p)
 {
 	int r = queue_admit(pt, p);
 
 	if (r == Q_DROP) {
 		pkt_free(sim_g, p);
-		return;
+		return false;
 	}
 	p->next = NULL;
 	if (p->kind != PK_DATA || p->trimmed) {
@@ -76,6 +76,14 @@ void port_send(struct port *pt, struct pkt *p)
 			pt->max_qbytes = pt->qbytes;
 	}
 	port_start(pt);
+	return true;
+}
+
+void port_pause(struct port *pt, bool pause)
+{
+	pt->paused = pause;
+	if (!pause)
+		port_start(pt);
 }
 
 void port_tx_done(struct port *pt)
@@ -86,6 +94,8 @@ void port_tx_done(struct port *pt)
 	pt->cur = NULL;
 	pt->tx_pkts++;
 	pt->tx_bytes += p->wire;
+	if (pt->host < 0 && p->kind == PK_DATA && !p->trimmed)
+		pfc_out(s, p);
 	if (queue_lose(pt, p)) {
 		pt->losses++;
 		pkt_free(s, p);

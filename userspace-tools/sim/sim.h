@@ -11,6 +11,7 @@
  *   queue.c     switch/NIC queue admission: drop-tail, ECN (RED-style),
  *               IB FECN marking, NDP trimming, random loss
  *   port.c      a port = queue + link (rate, propagation delay)
+ *   pfc.c       the switch's priority flow control (PAUSE / RESUME)
  *   host.c      a host's Tonic sender: one tonic_core, its flows, the NIC
  *   refnewreno.c an independent RFC 6582 NewReno sender (the reference)
  *               and the host's round robin of reference senders
@@ -73,6 +74,8 @@ enum ev_type {
 	EV_REF_ALPHA,		/* arg = flow: DCQCN reference's alpha timer (K) */
 	EV_REF_RATE,		/* arg = flow: DCQCN reference's rate-increase timer (T) */
 	EV_REF_PACE,		/* arg = flow: DCQCN reference's pacer allows a packet */
+	EV_PFC_PAUSE,		/* arg = host: a PFC PAUSE reached its NIC */
+	EV_PFC_RESUME,		/* arg = host: ... and the RESUME */
 };
 
 struct event {
@@ -139,13 +142,16 @@ struct port {
 	u32 qlen, hqlen;
 	u64 qbytes;
 	struct pkt *cur;	/* on the wire */
+	bool paused;		/* PFC: no data starts until resumed */
 	/* statistics */
 	u64 tx_pkts, tx_bytes, drops, ecn_marks, fecn_marks, trims, losses;
 	u64 busy_ps, max_qbytes;
 };
 
 void port_init(struct port *pt, const char *name, u64 rate_bps, ps_t delay, u16 to, int host);
-void port_send(struct port *pt, struct pkt *p);
+/* Queue @p; false if the queue dropped it (and freed it). */
+bool port_send(struct port *pt, struct pkt *p);
+void port_pause(struct port *pt, bool pause);
 void port_tx_done(struct port *pt);
 
 /* ---- flows ---- */
@@ -227,6 +233,10 @@ struct host {
 	u8 pull_armed;
 	u64 in_drops;		/* control packets refused by a full incoming queue */
 	bool tx_stalled;	/* the NIC is full: Tonic's transmit module waits */
+	/* PFC, kept at the switch for this host's ingress port */
+	u64 pfc_bytes;		/* its data in the switch's buffer */
+	bool pfc_paused;	/* PAUSE sent, RESUME not yet */
+	u64 pfc_pauses;
 	/* reference senders: flows with window open, served round robin by the NIC */
 	u32 *refq;
 	u32 ref_head, ref_cnt, ref_cap;
@@ -282,6 +292,11 @@ void trace_seq(struct sim *s, const struct flow *f, u32 seg, int rtx);
 void trace_sample(struct sim *s);
 void trace_summary(struct sim *s);
 
+/* ---- pfc.c ---- */
+void pfc_in(struct sim *s, const struct pkt *p);
+void pfc_out(struct sim *s, const struct pkt *p);
+void pfc_event(struct sim *s, struct host *h, bool pause);
+
 /* ---- config.c ---- */
 int config_load(struct sim *s, const char *path);
 
@@ -297,6 +312,7 @@ struct sim {
 	u32 nic_q;		/* packets a host's NIC queue holds (0 = SIM_NIC_Q) */
 	u8 ref_fr_at_f;		/* DCQCN reference: fast recovery also at max(T, BC) = F */
 	u8 ref_pacer_tb;	/* DCQCN reference: token-bucket pacer across rate changes */
+	u64 pfc_xoff, pfc_xon;	/* PFC thresholds per ingress port, bytes (0 = no PFC) */
 	u32 wnd_bits;
 	u32 nhosts;
 	struct host *hosts;

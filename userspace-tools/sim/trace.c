@@ -187,9 +187,10 @@ void trace_summary(struct sim *s)
 				(unsigned long long)pt->trims, (unsigned long long)pt->losses,
 				pt->max_qbytes / 1000.0);
 		if (h->nic.tx_pkts)
-			fprintf(fs, "port_nic%u util %.5f tx_bytes %llu maxq_kb %.1f in_drops %llu\n", i,
+			fprintf(fs, "port_nic%u util %.5f tx_bytes %llu maxq_kb %.1f in_drops %llu pfc_pauses %llu\n", i,
 				h->nic.busy_ps / (double)s->end, (unsigned long long)h->nic.tx_bytes,
-				h->nic.max_qbytes / 1000.0, (unsigned long long)h->in_drops);
+				h->nic.max_qbytes / 1000.0, (unsigned long long)h->in_drops,
+				(unsigned long long)h->pfc_pauses);
 		if (h->tc) {
 			struct tonic_core_stats cs;
 
