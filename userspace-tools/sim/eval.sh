@@ -67,6 +67,11 @@ run newreno-loss-100ns "$OUT/newreno-loss-100ns.conf"
 # the same host model on both sides (evaluation.rst (1a)).
 { echo "nic_q 1000"; cat "$OUT/newreno-loss-100ns.conf"; } > "$OUT/newreno-loss-100ns-nic.conf"
 run newreno-loss-100ns-nic "$OUT/newreno-loss-100ns-nic.conf"
+# (1a) over seeds: each seed draws other losses (the same for both senders).
+for s in 2 3; do
+	run newreno-loss-s$s $SC/newreno-loss.conf -s $s
+	run newreno-loss-100ns-nic-s$s "$OUT/newreno-loss-100ns-nic.conf" -s $s
+done
 run newreno-200-tonic-100ns "$OUT/newreno-200-tonic-100ns.conf" -t 5000
 run newreno-200-ref-100ns "$OUT/newreno-200-ref-100ns.conf" -t 5000
 for s in 2 3; do
@@ -85,6 +90,9 @@ run ibcc-ratio $SC/ibcc-ratio.conf
 sed '/^hosts/i cycle_ps 100000' $SC/ibcc-ratio.conf > "$OUT/ibcc-ratio-100ns.conf"
 run ibcc-ratio-100ns "$OUT/ibcc-ratio-100ns.conf"
 run ibcc-tenant $SC/ibcc-tenant.conf
+for s in 2 3; do
+	run ibcc-tenant-s$s $SC/ibcc-tenant.conf -s $s
+done
 run ibcc-cct $SC/ibcc-cct.conf
 run ibcc-fair $SC/ibcc-fair.conf
 # (6a) over seeds, and with the FECN threshold moved (the deviation's cause).

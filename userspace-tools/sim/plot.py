@@ -305,13 +305,29 @@ for a, b in ((10, 50), (60, 100), (110, 150), (160, 245), (260, 300), (310, 345)
     note("ibcc_fair_%d_%d_ms_gbps" % (a, b), " ".join("%.2f" % x for x in per))
 
 # (6b) tenants.
-s = rows("ibcc-tenant", "samples.csv")
-fr = {r["flow"]: r for r in rows("ibcc-tenant", "flows.csv")}
-bins = defaultdict(lambda: defaultdict(float))
-for fl in fr:
-    t, v = thr_series(s, fl)
-    for a, b in zip(t, v):
-        bins[fr[fl]["group"]][a] += b
+def tenant_bins(name):
+    """Per tenant (group), its flows' throughput summed per 1 ms bin."""
+    s = rows(name, "samples.csv")
+    fr = {r["flow"]: r for r in rows(name, "flows.csv")}
+    bins = defaultdict(lambda: defaultdict(float))
+    for fl in fr:
+        t, v = thr_series(s, fl)
+        for a, b in zip(t, v):
+            bins[fr[fl]["group"]][a] += b
+    return s, fr, bins
+
+
+def tenant_phases(bins):
+    """Each tenant's mean throughput in the five phases, from 10 ms after each boundary."""
+    out = []
+    for ph in range(5):
+        a, b = ph * 50 + 10, (ph + 1) * 50
+        out.append({g: sum(v for t, v in bins[g].items() if a < t <= b)
+                    / max(1, len([t for t in bins[g] if a < t <= b])) for g in ("0", "1")})
+    return out
+
+
+s, fr, bins = tenant_bins("ibcc-tenant")
 fig, ax = plt.subplots(figsize=(8, 3.5))
 for gname, lab in (("0", "tenant 1 (1 QP)"), ("1", "tenant 2 (1,2,3,2,1 QPs)")):
     ts = sorted(bins[gname])
@@ -323,11 +339,11 @@ ax.set_ylabel("tenant throughput, Gb/s")
 ax.set_title("IB CC tenant fairness: CCTI_Increase = tenant's QP count")
 ax.legend()
 save(fig, "fig6b-ibcc-tenant.png")
-for ph in range(5):
-    a, b = ph * 50 + 10, (ph + 1) * 50
-    tot = {gname: sum(v for t, v in bins[gname].items() if a < t <= b) / max(1, len([t for t in bins[gname] if a < t <= b]))
-           for gname in ("0", "1")}
+for ph, tot in enumerate(tenant_phases(bins)):
     note("ibcc_tenant_phase%d_gbps" % (ph + 1), "%.3f %.3f" % (tot["0"], tot["1"]))
+for sd in (2, 3):
+    for ph, tot in enumerate(tenant_phases(tenant_bins("ibcc-tenant-s%d" % sd)[2])):
+        note("ibcc_tenant_s%d_phase%d_gbps" % (sd, ph + 1), "%.3f %.3f" % (tot["0"], tot["1"]))
 # BECNs of tenant 2's first QP (host 1, reconfigured at each phase) per phase.
 q1 = [r["flow"] for r in fr.values() if r["group"] == "1" and r["src"] == "1"][0]
 cn = [(float(r["t_us"]) / 1000, int(r["cnps"])) for r in s if r["flow"] == q1]
@@ -362,7 +378,8 @@ def cwnd_overlap(name):
     return sum(1 for x in d if x == 0) / len(d), sum(d) / len(d)
 
 
-for name in ("newreno-loss", "newreno-loss-100ns", "newreno-loss-100ns-nic"):
+for name in ("newreno-loss", "newreno-loss-100ns", "newreno-loss-100ns-nic",
+             "newreno-loss-s2", "newreno-loss-s3", "newreno-loss-100ns-nic-s2", "newreno-loss-100ns-nic-s3"):
     same, md = cwnd_overlap(name)
     fr = rows(name, "flows.csv")
     note("cwnd_overlap_%s" % name.replace("-", "_"),
