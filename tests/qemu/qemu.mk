@@ -12,7 +12,7 @@ harness: modules
 # Offloaded vs native TCP in the guest (figures, not a pass/fail timing).
 .PHONY: bench-e2e
 bench-e2e: modules user guest-progs
-	@B=$(B) tests/qemu/run.sh --suite bench-e2e --timeout 900 tests/selftests/bench-e2e.sh
+	@B=$(B) tests/qemu/run.sh --suite bench-e2e --timeout 3000 tests/selftests/bench-e2e.sh
 
 # RoCEv2 on the RDMA bed: rxe <-> rxe (and, later, tonic0) with perftest.
 .PHONY: bench-rdma
