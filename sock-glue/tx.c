@@ -245,9 +245,9 @@ void tonic_pace(struct sock *sk, struct tonic_sk *ctx)
  * Bytes one GSO skb may carry, as tcp_tso_autosize() sizes kernel TCP's:
  * about 1 ms of data at the pacing rate (sk_pacing_shift), plus a share of
  * the GSO limit on paths shorter than 2^tcp_tso_rtt_log us, at least
- * tcp_min_tso_segs.  A qdisc, netem or a switch takes an skb as one packet:
- * merged whole windows were lost whole and rarely (test 57: 44-segment
- * skbs where cubic's were 4 on a 20 Mbit/s path).
+ * tcp_min_tso_segs, at most sk_gso_max_segs.  A qdisc, netem or a switch
+ * takes an skb as one packet: merged whole windows were lost whole and
+ * rarely (test 57: 44-segment skbs where reno's were 8 on a 20 Mbit/s path).
  */
 static u32 tonic_gso_bytes(struct sock *sk, u32 mss)
 {
@@ -255,11 +255,14 @@ static u32 tonic_gso_bytes(struct sock *sk, u32 mss)
 	u32 gso_max = READ_ONCE(sk->sk_gso_max_size);
 	u32 r = tcp_min_rtt(tcp_sk(sk)) >> READ_ONCE(net->ipv4.sysctl_tcp_tso_rtt_log);
 	u64 bytes = READ_ONCE(sk->sk_pacing_rate) >> READ_ONCE(sk->sk_pacing_shift);
+	u32 segs;
 
 	if (r < BITS_PER_TYPE(gso_max))
 		bytes += gso_max >> r;
 	bytes = min_t(u64, bytes, gso_max);
-	return max_t(u32, (u32)bytes / mss, READ_ONCE(net->ipv4.sysctl_tcp_min_tso_segs)) * mss;
+	segs = max_t(u32, (u32)bytes / mss, READ_ONCE(net->ipv4.sysctl_tcp_min_tso_segs));
+	/* ... and never more than the route allows (tcp_tso_segs()). */
+	return min_t(u32, segs, READ_ONCE(sk->sk_gso_max_segs)) * mss;
 }
 
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)

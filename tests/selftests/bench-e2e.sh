@@ -29,9 +29,14 @@ median() { sort -n | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] :
 busy_jiffies() { awk '/^cpu / { printf "%d\n", $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 
 # path H1_QDISC H2_QDISC: h1's egress (data) and h2's (ACKs); "-" is none.
+# Under netem loss h1 sends one segment per skb (gso_max_segs 1, which
+# TCP and the offload both honour): netem drops skbs, and a loss rate per
+# skb is no loss rate per segment when skbs carry several.
 path() {
 	$TC -n h1 qdisc del dev eth0 root 2>/dev/null
 	$TC -n h2 qdisc del dev eth0 root 2>/dev/null
+	case $1 in *loss*) segs=1 ;; *) segs=65535 ;; esac
+	$IP -n h1 link set dev eth0 gso_max_segs $segs
 	[ "$1" = - ] || $TC -n h1 qdisc replace dev eth0 root $1
 	[ "$2" = - ] || $TC -n h2 qdisc replace dev eth0 root $2
 }
