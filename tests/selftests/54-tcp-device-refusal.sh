@@ -43,20 +43,32 @@ xfer h1 h2 10.0.0.2 3000000 -C tonic -i || fails=$((fails + 1))
 refused || fails=$((fails + 1))
 device_carried 0 0 1 || fails=$((fails + 1))
 
+# refuse_during PORT FLOWS DELAY N SRV_ARGS -- CLIENT_ARGS...: a transfer
+# from h1 to h2:PORT; once FLOWS flows are on the device and DELAY seconds
+# later, the device refuses the next N pushes; the transfer must end well.
+refuse_during() {
+	_port=$1 _flows=$2 _delay=$3 _n=$4
+	shift 4
+	_srv=
+	while [ "$1" != -- ]; do _srv="$_srv $1"; shift; done
+	shift
+	xfer_server h2 $_port /tmp/refuse.srv $_srv || ksft_fail "no server on h2:$_port"
+	on h1 tonic_xfer -c 10.0.0.2 $_port "$@" -C tonic -r > /tmp/xfer.cli 2>&1 & c=$!
+	i=0
+	while [ "$(glue_stat flows_in_use)" -lt $_flows ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
+	sleep $_delay
+	echo $_n > $FAIL_PUSH
+	wait $c; rc=$?
+	wait
+	echo "client rc $rc: $(grep -E 'Mbit|info:|connections' /tmp/xfer.cli | tr '\n' ' ')"
+	[ $rc = 0 ] || { sed 's/^/  /' /tmp/xfer.cli /tmp/refuse.srv; fails=$((fails + 1)); }
+	refused || fails=$((fails + 1))
+}
+
 # mid_transfer PORT: one push refused a second into a 30 MB offloaded
 # transfer to h2:PORT; the stream must arrive intact.
 mid_transfer() {
-	xfer_server h2 $1 /tmp/mid.srv || ksft_fail "no server on h2:$1"
-	on h1 tonic_xfer -c 10.0.0.2 $1 30000000 -C tonic -r -i > /tmp/xfer.cli 2>&1 & c=$!
-	i=0
-	while [ "$(glue_stat flows_in_use)" = 0 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-	sleep 1
-	echo 1 > $FAIL_PUSH
-	wait $c; rc=$?
-	wait
-	echo "client rc $rc: $(grep -E 'Mbit|info:' /tmp/xfer.cli | tr '\n' ' ')"
-	[ $rc = 0 ] || { sed 's/^/  /' /tmp/xfer.cli /tmp/mid.srv; fails=$((fails + 1)); }
-	refused || fails=$((fails + 1))
+	refuse_during $1 1 1 1 -- 30000000 -i
 }
 
 echo "== a push in the middle of a transfer is refused"
@@ -64,16 +76,7 @@ mid_transfer 7541
 device_carried 1 1000000 30000000 || fails=$((fails + 1))
 
 echo "== 4 refusals among 8 parallel offloaded connections"
-xfer_server h2 7542 /tmp/par.srv -M 8 || ksft_fail "no server on h2:7542"
-on h1 tonic_xfer -c 10.0.0.2 7542 4000000 -M 8 -C tonic -r > /tmp/xfer.cli 2>&1 & c=$!
-i=0
-while [ "$(glue_stat flows_in_use)" -lt 8 ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-echo 4 > $FAIL_PUSH
-wait $c; rc=$?
-wait
-echo "client rc $rc: $(grep -E 'Mbit|connections' /tmp/xfer.cli | tr '\n' ' ')"
-[ $rc = 0 ] || { sed 's/^/  /' /tmp/xfer.cli /tmp/par.srv; fails=$((fails + 1)); }
-refused || fails=$((fails + 1))
+refuse_during 7542 8 0 4 -M 8 -- 4000000 -M 8
 
 r1=$(glue_stat push_refused)
 echo "glue: $(grep -E '^(attaches|detaches|handbacks|push_refused|aborted|failed) ' /sys/kernel/debug/tonic/stats | tr '\n' ' ')"

@@ -54,6 +54,11 @@ iperf_run() {
 		/tmp/iperf.out
 }
 
+# receiver_mbps FILE: the goodput iperf3's receiver reported in FILE.
+receiver_mbps() {
+	awk '/receiver$/ { for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i - 1) }' "$1"
+}
+
 # cell CC [SECONDS]: the median goodput and CPU/GB of R runs, "g c".
 cell() {
 	_cc=$1 _t=$2
@@ -136,8 +141,7 @@ while [ $i -lt $R ]; do
 	on h1 $IPERF -c 10.0.0.2 -p 5201 -t 10 -C tonic -f m 2>/dev/null > /tmp/share.t &
 	on h1 $IPERF -c 10.0.0.2 -p 5202 -t 10 -C cubic -f m 2>/dev/null > /tmp/share.c
 	wait
-	gt=$(awk '/receiver$/ { for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i - 1) }' /tmp/share.t)
-	gc=$(awk '/receiver$/ { for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i - 1) }' /tmp/share.c)
+	gt=$(receiver_mbps /tmp/share.t) gc=$(receiver_mbps /tmp/share.c)
 	awk -v t="$gt" -v c="$gc" 'BEGIN { printf "  offload %6.2f  cubic %6.2f  offload/cubic %.2f\n", t, c, (c > 0 ? t / c : 0) }'
 	i=$((i + 1))
 done
