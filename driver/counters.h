@@ -43,8 +43,9 @@
  * TONIC_DEV_BACKEND_MAX of them.
  */
 #define TONIC_SOFT_COUNTERS(X)						\
-	X(runs, "Times the worker ran the engine.")			\
-	X(doorbells, "Segment announcements that woke the worker.")	\
+	X(runs, "Times the engine ran, inline or in the worker.")	\
+	X(inline_runs, "Runs in the caller's context, after a push or an incoming packet.") \
+	X(doorbells, "Segment announcements (pushes) taken.")		\
 	X(timer_fires, "Times the engine's next deadline woke the worker.")
 
 #define TONIC_PCI_COUNTERS(X)						\

@@ -114,7 +114,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct tonic_pkt pkt = { .type = TONIC_PKT_ACK };
 	u32 ack = tp->snd_una, right = tcp_wnd_end(tp);
-	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, wnd_update, found;
+	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, decided = false, wnd_update, found;
 	struct tonic_tap_slot t;
 	s64 a;
 	int i, err;
@@ -201,7 +201,10 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	 * A device whose input is full drops the ack: last_ack stays, so the
 	 * next one (or the peer's answer to a retransmission) carries it.
 	 */
+	tonic_inline(ctx, false, true);
 	err = ctx->dev->ops->incoming(ctx->dev, ctx->flow, &pkt);
+	tonic_inline(ctx, false, false);
+	decided = true;
 	trace_tonic_sock_ack(sk, ctx->flow, ack, &pkt, err);
 	if (err) {
 		TONIC_INC(acks_dropped);
@@ -214,6 +217,13 @@ out:
 	spin_unlock_bh(&ctx->lock);
 	if (kick)
 		tonic_flow_kick(ctx);
+	/*
+	 * The device decided on the ACK at once: free what it acked and wake
+	 * the sender now, as tcp_clean_rtx_queue() and tcp_check_space() do,
+	 * so that its next write goes out without waiting for the flow's work.
+	 */
+	if (decided)
+		tonic_ack_notes(sk, ctx);
 }
 
 /* Softirq, RCU: record what only the segment itself says, for the commit. */

@@ -104,7 +104,9 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	WRITE_ONCE(ctx->wnd_blocked, blocked);
 	if (new_tail_seg == ctx->tail_seg)
 		return;
+	tonic_inline(ctx, true, false);
 	err = ctx->dev->ops->push(ctx->dev, ctx->flow, new_tail_seg, last_len);
+	tonic_inline(ctx, false, false);
 	if (err == -EBUSY)
 		return;	/* the device still finishes a sub-segment burst: again after it */
 	if (err == -ENODEV || err == -EPIPE) {
@@ -130,4 +132,5 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	spin_unlock_bh(&ctx->lock);
 	if (sub)
 		ctx->sub_pending = true;
+	tonic_tx_ring(sk, ctx);	/* what the device decided in the push, kicked or not */
 }

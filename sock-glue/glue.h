@@ -123,6 +123,13 @@ struct tonic_sk {
 	struct tonic_desc *ring;
 	u32 rhead, rcount;
 	bool n_acked, n_burst, n_failed;
+	/*
+	 * The socket's owner is in the device's inline decision (tonic_inline)
+	 * and takes its output itself: the descriptors (a sender's push,
+	 * carve.c) or the ACKED and BURST_DONE notes (an ACK, ack.c).  Those
+	 * need no flow work.
+	 */
+	bool inline_desc, inline_notes;
 	u32 n_acked_seg, n_burst_seg;
 
 	/* Statistics (for TONIC_INFO and debugfs). */
@@ -193,6 +200,15 @@ void tonic_sbuf_release(struct tonic_sk *ctx);
 int tonic_sbuf_to_tcp(struct sock *sk, struct tonic_sk *ctx, u64 from, u64 to, int flags);
 int tonic_sbuf_fill_skb(struct tonic_sk *ctx, struct sk_buff *skb, u64 off, u32 len);
 
+/* Set or clear the owner's claim on the device's inline output (under qlock). */
+static inline void tonic_inline(struct tonic_sk *ctx, bool desc, bool notes)
+{
+	spin_lock_bh(&ctx->qlock);
+	ctx->inline_desc = desc;
+	ctx->inline_notes = notes;
+	spin_unlock_bh(&ctx->qlock);
+}
+
 /* carve.c */
 void tonic_carve(struct sock *sk, struct tonic_sk *ctx);
 void tonic_carve_init(struct tonic_sk *ctx);
@@ -223,6 +239,7 @@ int tonic_wait_kernel_idle(struct sock *sk, long timeo);
 bool tonic_drained(const struct tonic_sk *ctx);
 int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on);
 void tonic_flow_work(struct work_struct *w);
+void tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx);
 
 /* sockopt.c */
 int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,

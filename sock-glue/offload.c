@@ -443,6 +443,71 @@ int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on)
 	return 0;
 }
 
+/*
+ * With the socket owned, in any context (the flow's work, the ACK's
+ * softirq): the device saw segments before @acked_seg acked, or the burst
+ * that ends at @burst_seg done.  Free those bytes, close the burst (a
+ * sub-segment's push may follow), mirror window and pacing rate, and wake
+ * the sender.
+ */
+static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, bool acked, u32 acked_seg,
+			     bool burst, u32 burst_seg)
+{
+	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
+	    !tonic_after(acked_seg, ctx->tail_seg))
+		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
+	if (burst && burst_seg == ctx->tail_seg) {
+		tonic_sbuf_free_to(sk, ctx, ctx->ttail);
+		spin_lock_bh(&ctx->lock);
+		ctx->base_seg = ctx->tail_seg;
+		ctx->base_off = ctx->ttail;
+		spin_unlock_bh(&ctx->lock);
+		ctx->sub_pending = false;
+	}
+	if (acked)
+		tonic_pace(sk, ctx);
+	if (acked || burst)
+		tonic_wake(sk);
+}
+
+/*
+ * From the ACK's context (ack.c), the socket owned: the notes of the
+ * device's inline decision (tonic_inline kept them from kicking the
+ * flow's work).  A connection that is no longer established, a failure,
+ * a re-base or a handback is the flow's work's, with the notes.
+ */
+void tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx)
+{
+	bool acked, burst;
+	u32 acked_seg, burst_seg;
+
+	if (!ctx->attached || !((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) ||
+	    test_bit(TONIC_REBASE, &ctx->bits) || test_bit(TONIC_HANDBACK, &ctx->bits)) {
+		tonic_flow_kick(ctx);
+		return;
+	}
+	spin_lock_bh(&ctx->qlock);
+	if (ctx->n_failed) {
+		spin_unlock_bh(&ctx->qlock);
+		tonic_flow_kick(ctx);
+		return;
+	}
+	acked = ctx->n_acked;
+	acked_seg = ctx->n_acked_seg;
+	burst = ctx->n_burst;
+	burst_seg = ctx->n_burst_seg;
+	ctx->n_acked = ctx->n_burst = false;
+	spin_unlock_bh(&ctx->qlock);
+	tonic_flow_acked(sk, ctx, acked, acked_seg, burst, burst_seg);
+	/*
+	 * Bytes the device was not told of yet (held back by a sub-segment
+	 * burst, the window or T) or the FIN: the flow's work carves and
+	 * transmits, out of the ACK's softirq.
+	 */
+	if (ctx->tail != ctx->ttail || (ctx->fin_pending && tonic_drained(ctx)))
+		tonic_flow_kick(ctx);
+}
+
 /* Under lock_sock. */
 static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 {
@@ -492,25 +557,11 @@ static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 		tonic_wake(sk);
 		return;
 	}
-	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
-	    !tonic_after(acked_seg, ctx->tail_seg))
-		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
-	if (burst && burst_seg == ctx->tail_seg) {
-		tonic_sbuf_free_to(sk, ctx, ctx->ttail);
-		spin_lock_bh(&ctx->lock);
-		ctx->base_seg = ctx->tail_seg;
-		ctx->base_off = ctx->ttail;
-		spin_unlock_bh(&ctx->lock);
-		ctx->sub_pending = false;
-	}
-	if (acked)
-		tonic_pace(sk, ctx);
+	tonic_flow_acked(sk, ctx, acked, acked_seg, burst, burst_seg);
 	tonic_tx_ring(sk, ctx);
 	tonic_carve(sk, ctx);
 	if (ctx->fin_pending && tonic_drained(ctx))
 		tonic_handback(sk, ctx, TONIC_SK_SOFTWARE);	/* and the FIN */
-	if (acked || burst)
-		tonic_wake(sk);
 }
 
 void tonic_flow_work(struct work_struct *w)

@@ -4,7 +4,11 @@
  *
  * The device hands each flow's descriptors and notifications to
  * tonic_client (under the device lock: just queue them and kick the
- * flow's work, offload.c).  Under lock_sock, tonic_tx_ring() builds a TCP
+ * flow's work, offload.c).  A sender whose push the device decided on
+ * at once transmits before it returns (carve.c), as tcp_sendmsg() does;
+ * the flow's work transmits the rest (ACK-clocked segments, timeouts,
+ * rate credit, a device that runs apart).  Under lock_sock,
+ * tonic_tx_ring() builds a TCP
  * segment per descriptor (consecutive full-MSS ones merged into one GSO skb) -- seq
  * from the segment's offset, ack = rcv_nxt, the window the kernel last
  * advertised, timestamps -- and hands it to
@@ -27,7 +31,7 @@ void tonic_client_desc(void *priv, const struct tonic_desc *d)
 	if (ctx->ring && ctx->rcount < TONIC_RING) {
 		ctx->ring[(ctx->rhead + ctx->rcount) % TONIC_RING] = *d;
 		ctx->rcount++;
-		kick = true;
+		kick = !ctx->inline_desc;
 	} else {
 		ctx->ring_drops++;	/* the device's RTO will resend it */
 	}
@@ -39,6 +43,7 @@ void tonic_client_desc(void *priv, const struct tonic_desc *d)
 void tonic_client_note(void *priv, const struct tonic_note *n)
 {
 	struct tonic_sk *ctx = priv;
+	bool kick = true;
 
 	spin_lock(&ctx->qlock);
 	switch (n->type) {
@@ -46,17 +51,20 @@ void tonic_client_note(void *priv, const struct tonic_note *n)
 		if (!ctx->n_acked || tonic_after(n->value, ctx->n_acked_seg))
 			ctx->n_acked_seg = n->value;
 		ctx->n_acked = true;
+		kick = !ctx->inline_notes;
 		break;
 	case TONIC_NOTE_BURST_DONE:
 		ctx->n_burst = true;
 		ctx->n_burst_seg = n->value;
+		kick = !ctx->inline_notes;
 		break;
 	case TONIC_NOTE_FAILED:
 		ctx->n_failed = true;
 		break;
 	}
 	spin_unlock(&ctx->qlock);
-	tonic_flow_kick(ctx);
+	if (kick)
+		tonic_flow_kick(ctx);
 }
 
 /* The device lost the flow: its work fails it over. */
@@ -202,7 +210,6 @@ void tonic_wake(struct sock *sk)
 	rcu_read_unlock();
 }
 
-/* Under lock_sock: transmit the descriptors the device handed over. */
 /*
  * The device decides the window; the qdisc and the socket's own
  * accounting must see it.  Kernel TCP updates snd_cwnd and sk_pacing_rate
@@ -265,6 +272,7 @@ static u32 tonic_gso_bytes(struct sock *sk, u32 mss)
 	return min_t(u32, segs, READ_ONCE(sk->sk_gso_max_segs)) * mss;
 }
 
+/* Under lock_sock: transmit the descriptors the device handed over. */
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 {
 	u32 mss = tcp_sk(sk)->mss_cache, more, len, max_len;

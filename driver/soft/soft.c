@@ -2,12 +2,13 @@
 /*
  * The soft Tonic: tonic-core running in the kernel.
  *
- * One engine instance behind a spinlock.  Pushes and incoming packets ring
- * a doorbell (queue the poller); the poller runs the engine up to "now"
- * (ktime mapped to cycles), at most TONIC_SOFT_BUDGET descriptors per run,
- * hands the output to the flows' clients under the lock, and then either
- * requeues itself (more work now), arms an hrtimer for the engine's next
- * busy cycle (timers: RTO, rate credit), or goes idle (nothing to do).
+ * One engine instance behind a spinlock.  A push or an incoming packet runs
+ * the engine at once, in the caller's context, up to "now" (ktime mapped
+ * to cycles), at most TONIC_SOFT_BUDGET descriptors per run, and hands the
+ * output to the flows' clients under the lock; what is left is the
+ * poller's: it requeues itself (more work now), or an hrtimer wakes it at
+ * the engine's next busy cycle (timers: RTO, rate credit), or nothing is
+ * left to do.
  *
  * For tests, as netdevsim does: /sys/kernel/debug/tonic_soft0/fail_push
  * holds a number of pushes to refuse, the way a device that cannot take
@@ -25,6 +26,7 @@
 
 #define TONIC_SOFT_BUDGET	256
 #define TONIC_SOFT_NOTES	(TONIC_SOFT_BUDGET * TONIC_NOTES_PER_CYCLE)
+#define TONIC_SOFT_AHEAD	32	/* cycles an inline run may go past now */
 
 struct tonic_soft {
 	struct tonic_dev dev;
@@ -97,32 +99,55 @@ static void soft_dispatch(struct tonic_soft *s, struct tonic_out *out)
 	}
 }
 
-static void soft_poll(struct work_struct *w)
+/*
+ * Under s->lock: run the engine up to @until and hand its output over, then
+ * have the rest done -- now by the poller (bounded work per run: yield,
+ * then go on), or at the engine's next busy cycle by the hrtimer.  The
+ * timer is armed under the lock, so the latest run's deadline is the one
+ * that stands.
+ */
+static void soft_run(struct tonic_soft *s, u64 until)
 {
-	struct tonic_soft *s = container_of(w, struct tonic_soft, poll);
 	struct tonic_out out = {
 		.desc = s->desc, .max_desc = TONIC_SOFT_BUDGET,
 		.note = s->note, .max_note = TONIC_SOFT_NOTES,
 	};
-	u64 now, next;
-	bool again;
+	u64 next;
 
-	spin_lock_bh(&s->lock);
 	atomic64_inc(&s->ctr.runs);
-	now = soft_now_cycle(s);
-	tonic_run(s->tc, now, &out);
+	tonic_run(s->tc, until, &out);
 	soft_dispatch(s, &out);
 	next = tonic_next_cycle(s->tc);
-	again = out.ndesc == out.max_desc || next <= now;
-	spin_unlock_bh(&s->lock);
-
-	if (again) {
-		soft_doorbell(s);	/* bounded work per run: yield, then go on */
+	if (out.ndesc == out.max_desc || next <= until) {
+		soft_doorbell(s);
 	} else if (next != TONIC_IDLE && !READ_ONCE(s->dying)) {
 		u64 ns = s->t0 + div_u64(next * s->cycle_ps + 999, 1000);
 
 		hrtimer_start(&s->timer, ns_to_ktime(ns), HRTIMER_MODE_ABS);
 	}
+}
+
+static void soft_poll(struct work_struct *w)
+{
+	struct tonic_soft *s = container_of(w, struct tonic_soft, poll);
+
+	spin_lock_bh(&s->lock);
+	soft_run(s, soft_now_cycle(s));
+	spin_unlock_bh(&s->lock);
+}
+
+/*
+ * Under s->lock, after new input: decide at once, in the caller's context
+ * (the sender's sendmsg, the softirq that took the ACK), as TCP does, so
+ * that its client can transmit before it returns.  The input takes a few
+ * cycles through the engine's stages to a descriptor: the run goes that
+ * far past now (TONIC_SOFT_AHEAD cycles, well below a microsecond), or
+ * the descriptor would wait for the hrtimer and the poller.
+ */
+static void soft_run_inline(struct tonic_soft *s)
+{
+	atomic64_inc(&s->ctr.inline_runs);
+	soft_run(s, max(soft_now_cycle(s) + TONIC_SOFT_AHEAD, tonic_now(s->tc)));
 }
 
 /*
@@ -188,11 +213,11 @@ static int soft_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
 	spin_lock_bh(&s->lock);
 	soft_catch_up(s);
 	err = tonic_push(s->tc, flow, tail, last_len);
-	spin_unlock_bh(&s->lock);
 	if (!err) {
 		atomic64_inc(&s->ctr.doorbells);
-		soft_doorbell(s);
+		soft_run_inline(s);
 	}
+	spin_unlock_bh(&s->lock);
 	return err;
 }
 
@@ -204,9 +229,9 @@ static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt
 	spin_lock_bh(&s->lock);
 	soft_catch_up(s);
 	err = tonic_incoming(s->tc, flow, pkt);
+	soft_run_inline(s);
 	spin_unlock_bh(&s->lock);
 	trace_tonic_ack_in(dev, flow, pkt, err);
-	soft_doorbell(s);
 	return err;
 }
 

@@ -56,7 +56,7 @@ assert_eq "stats dev filter" "$(jget '.devices#')" 1
 assert_eq "stats layout" "$(jget '.devices[0]?keys')" \
 	"dev,flows-added,flows-full,cycles,busy-cycles,bad-flow,bad-ack,bad-sack,bad-push,in-overflow,stale-ack,conflicts,notes-dropped,stale-desc,backend"
 assert_eq "stats: the soft device's own counters" "$(jget '.devices[0].backend?keys')" \
-	"runs,doorbells,timer-fires"
+	"runs,inline-runs,doorbells,timer-fires"
 if sockglue; then
 	jget '.sockets' > /dev/null || ksft_fail "sock-glue loaded but no socket counters (tonic_sock_ops_register)"
 else
