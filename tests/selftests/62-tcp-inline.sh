@@ -1,0 +1,51 @@
+#!/bin/sh
+# The soft device decides in the caller's context (issue 12's fast path):
+# a 1-byte request of an offloaded ping-pong leaves in the sender's own
+# write() -- its push runs the engine and the segment is transmitted before
+# sendmsg returns, as tcp_sendmsg() sends -- and the reply's ACK closes the
+# burst and frees the byte in TCP's receive path, so no round trip needs
+# the flow's work (a kworker) at all.  Before, every request went push ->
+# poller -> flow work -> transmit, two kworker hops per decision.
+# timeout: 180
+. /tests/lib.sh
+tonic_load || ksft_fail "modprobe tonic"
+tonic_hosts 2 || ksft_fail "tonic_hosts"
+T=/sys/kernel/tracing
+[ -d $T/events ] || mount -t tracefs nodev $T || ksft_fail "mount tracefs"
+buf=$(cat $T/buffer_size_kb); buf=${buf%% *}
+tonic_atexit 'echo 0 > $T/events/enable; echo > $T/trace; echo $buf > $T/buffer_size_kb'
+echo 8192 > $T/buffer_size_kb
+echo 1 > $T/events/tonic/tonic_sock_xmit/enable || ksft_fail "enable tonic:tonic_sock_xmit"
+echo 1 > $T/events/workqueue/workqueue_execute_start/enable ||
+	ksft_fail "enable workqueue:workqueue_execute_start"
+N=200
+fails=0
+check() {
+	_what=$1; shift
+	if "$@"; then echo "ok   $_what"; else echo "FAIL $_what"; fails=$((fails + 1)); fi
+}
+
+on h2 tonic_xfer -s 7300 -Q > /dev/null 2>&1 &
+sleep 0.3
+r0=$(awk '$1 == "soft.inline_runs" { print $2 }' /sys/kernel/debug/tonic/stats)
+echo > $T/trace
+on h1 tonic_xfer -c 10.0.0.2 7300 $N -Q -U -T 0 -r || fails=$((fails + 1))
+wait
+cat $T/trace > /tmp/trace.62
+r1=$(awk '$1 == "soft.inline_runs" { print $2 }' /sys/kernel/debug/tonic/stats)
+
+xmits=$(grep -c "tonic_sock_xmit:.* err=0$" /tmp/trace.62)
+own=$(grep -c "^ *tonic_xfer-.*tonic_sock_xmit:.* err=0$" /tmp/trace.62)
+works=$(grep -c "workqueue_execute_start:.*function tonic_flow_work" /tmp/trace.62)
+echo "$N round trips: $xmits segments sent, $own of them in tonic_xfer's write();" \
+	"the flow's work ran $works times; $((r1 - r0)) inline engine runs"
+check "no event lost (trace buffer)" eval '! grep -q "LOST.*EVENTS" /tmp/trace.62'
+check "every request sent ($xmits >= $N)" test "$xmits" -ge $N
+# The attach's first segment and an occasional retransmission may go another way.
+check "the requests leave in the sender's write() ($own of $xmits, >= 95 %)" \
+	test $((own * 100)) -ge $((xmits * 95))
+check "the flow's work is not on the round trip ($works runs for $N round trips, <= 10 %)" \
+	test $((works * 10)) -le $N
+check "the engine ran inline ($((r1 - r0)) runs >= $N)" test $((r1 - r0)) -ge $N
+[ $fails = 0 ] || ksft_fail "$fails check(s) failed"
+echo "ok: the fast path carries a ping-pong without the flow's work"
