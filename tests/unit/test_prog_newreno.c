@@ -4,7 +4,7 @@
  * dupack, window inflation, one retransmission per partial ack, exit at the
  * full ack; only the first partial ack resets the RTO; RTO with paced
  * go-back-N and backoff; an end-to-end transfer with three losses in one
- * window and no timeout.
+ * window and no timeout; recovery from SACKs when ACKs are coalesced.
  */
 #include "prog_harness.h"
 
@@ -217,8 +217,60 @@ static void end_to_end(void)
 	ph_free(ph);
 }
 
+/*
+ * Coalesced ACKs (receive GRO, ACK compression, stretch ACKs): a receiver
+ * that takes many segments behind a hole at once sends one ACK for them,
+ * not one per segment, so three duplicate ACKs may never come.  With SACK,
+ * RFC 6675 (5, step 2) starts loss recovery when DupThresh segments above
+ * the hole are SACKed (IsLost(HighACK + 1)), whatever the number of ACKs,
+ * as Linux's Reno does (tcp_dupack_heuristics(): sacked_out).  Measured in
+ * the guest: a receiver's GRO turned 22 segments after a loss into two
+ * duplicate ACKs, and every loss took an RTO.
+ */
+static void coalesced_sack(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
+	const struct ph_rec *r;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = RTO_BIG;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 60);
+	ph_run(ph, SETTLE);
+	ph_ack(ph, 0, 2);
+	ph_run(ph, SETTLE);		/* cwnd 12: 0..13 sent, 2 is lost */
+
+	ph_mark(ph);
+	ph_sack(ph, 0, 2, 3, 5);	/* one ACK for 3 and 4: two SACKed */
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 0, "one dupack, two segments SACKed above the hole: no retransmission");
+	ph_sack(ph, 0, 2, 3, 9);	/* one ACK for 5..8: six SACKed in all */
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 1, "second dupack, six segments SACKed: fast retransmit");
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 2, "... of the hole (segment 2)");
+	is(ph_stats(ph, 0).cwnd, 6 + 3, "cwnd = ssthresh (flight 12 / 2) + 3, as after three dupacks");
+
+	ph_mark(ph);
+	ph_ack(ph, 0, 14);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 0, "the full ack ends recovery: nothing more resent");
+
+	/* A cumulative ACK that moves and SACKs DupThresh beyond a new hole. */
+	ph_mark(ph);
+	ph_run(ph, SETTLE);
+	ph_sack(ph, 0, 15, 16, 19);	/* 14 acked, 15 lost, 16..18 SACKed */
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 1, "an ACK that moves and SACKs three above a new hole: fast retransmit");
+	r = ph_nth(ph, 0, 1, 0);
+	ok(r && r->d.seg == 15, "... of the new hole (segment 15)");
+	ph_free(ph);
+}
+
 int main(void)
 {
+	coalesced_sack();
 	partial_acks();
 	partial_ack_timer();
 	timeout();

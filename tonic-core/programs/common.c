@@ -246,10 +246,34 @@ void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 }
 
 /*
+ * RFC 6675's IsLost(HighACK + 1): DupThresh segments above wnd_start are
+ * SACKed.  The receiver says how much arrived behind the hole however few
+ * ACKs carried it: receive GRO, ACK compression and stretch ACKs turn many
+ * segments into one duplicate ACK, and three may never come (Linux's Reno
+ * counts SACKed segments too, tcp_dupack_heuristics()).
+ */
+bool tonic_tcp_sack_lost(const struct tonic_prog_ctx *ctx)
+{
+	u32 hi = tonic_flight(ctx);
+
+	return hi > TONIC_DUPTHRESH && tonic_bm_count(ctx->acked, 1, hi) >= TONIC_DUPTHRESH;
+}
+
+/* Fast retransmit (RFC 5681 3.2 steps 2-4): wnd_start, into fast recovery. */
+void tonic_tcp_fast_retransmit(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
+			       const struct tonic_tcp_cc *cc)
+{
+	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
+	ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
+	tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
+}
+
+/*
  * A duplicate ack (no cumulative progress) for the Reno family.  In fast
  * recovery each one means a segment left the network: inflate by one.
- * Otherwise the third starts fast retransmit of wnd_start, unless
- * @may_enter says the loss it reports was already handled.
+ * Otherwise the third, or DupThresh segments SACKed above the hole, starts
+ * fast retransmit of wnd_start, unless @may_enter says the loss it reports
+ * was already handled.
  */
 void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter,
 			    const struct tonic_tcp_cc *cc)
@@ -262,11 +286,8 @@ void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, boo
 			ctx->cwnd++;
 		return;
 	}
-	if (tonic_tcp_dupack(t) == TONIC_DUPTHRESH && may_enter) {
-		tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
-		ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;
-		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->wnd_start + 1);
-	}
+	if ((tonic_tcp_dupack(t) == TONIC_DUPTHRESH || tonic_tcp_sack_lost(ctx)) && may_enter)
+		tonic_tcp_fast_retransmit(ctx, t, cc);
 }
 
 /*
