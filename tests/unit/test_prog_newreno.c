@@ -257,14 +257,6 @@ static void coalesced_sack(void)
 	ph_run(ph, SETTLE);
 	is(ph_count(ph, 0, 1), 0, "the full ack ends recovery: nothing more resent");
 
-	/* A cumulative ACK that moves and SACKs DupThresh beyond a new hole. */
-	ph_mark(ph);
-	ph_run(ph, SETTLE);
-	ph_sack(ph, 0, 15, 16, 19);	/* 14 acked, 15 lost, 16..18 SACKed */
-	ph_run(ph, SETTLE);
-	is(ph_count(ph, 0, 1), 1, "an ACK that moves and SACKs three above a new hole: fast retransmit");
-	r = ph_nth(ph, 0, 1, 0);
-	ok(r && r->d.seg == 15, "... of the new hole (segment 15)");
 	ph_free(ph);
 }
 

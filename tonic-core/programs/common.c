@@ -260,8 +260,8 @@ bool tonic_tcp_sack_lost(const struct tonic_prog_ctx *ctx)
 }
 
 /* Fast retransmit (RFC 5681 3.2 steps 2-4): wnd_start, into fast recovery. */
-void tonic_tcp_fast_retransmit(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
-			       const struct tonic_tcp_cc *cc)
+static void tonic_tcp_fast_retransmit(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
+				      const struct tonic_tcp_cc *cc)
 {
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 	ctx->cwnd = t->ssthresh + TONIC_DUPTHRESH;

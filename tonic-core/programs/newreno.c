@@ -18,11 +18,7 @@ static void newreno_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32
 {
 	if (!t->in_recovery) {
 		tonic_tcp_new_ack(ctx, t);
-		/* An ACK that moves and still reports a loss (RFC 6675 5 (2b)). */
-		if (tonic_tcp_sack_lost(ctx) && !tonic_before(ctx->wnd_start, t->recover))
-			tonic_tcp_fast_retransmit(ctx, t, cc);
-		else
-			tonic_tcp_open(ctx, t, acked, cc);
+		tonic_tcp_open(ctx, t, acked, cc);
 		return;
 	}
 	if (!tonic_before(ctx->wnd_start, t->recover)) {
