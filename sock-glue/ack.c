@@ -201,7 +201,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	 * A device whose input is full drops the ack: last_ack stays, so the
 	 * next one (or the peer's answer to a retransmission) carries it.
 	 */
-	tonic_inline(ctx, false, true);
+	tonic_inline(ctx, true, true);
 	err = ctx->dev->ops->incoming(ctx->dev, ctx->flow, &pkt);
 	tonic_inline(ctx, false, false);
 	decided = true;
@@ -218,12 +218,18 @@ out:
 	if (kick)
 		tonic_flow_kick(ctx);
 	/*
-	 * The device decided on the ACK at once: free what it acked and wake
-	 * the sender now, as tcp_clean_rtx_queue() and tcp_check_space() do,
-	 * so that its next write goes out without waiting for the flow's work.
+	 * The device decided on the ACK at once, as TCP does in tcp_ack(): free
+	 * what it acked and wake the sender (tcp_clean_rtx_queue(),
+	 * tcp_check_space()), then transmit what it released
+	 * (tcp_data_snd_check()).  The socket is ours -- its lock in softirq,
+	 * or owned at release_sock() -- so no sender and no flow work is in
+	 * tonic_tx_ring() meanwhile.
 	 */
-	if (decided)
+	if (decided) {
 		tonic_ack_notes(sk, ctx);
+		if (ctx->attached && ((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)))
+			tonic_tx_ring(sk, ctx);
+	}
 }
 
 /* Softirq, RCU: record what only the segment itself says, for the commit. */

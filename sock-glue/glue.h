@@ -25,7 +25,8 @@
  *
  * Locking: everything that touches the socket or the send buffer runs under
  * lock_sock (sendmsg, setsockopt, the per-flow work) or under the socket's
- * own lock in TCP's receive path (the ACK commit, ack.c).  ctx->lock
+ * own lock in TCP's receive path (the ACK commit, which also frees what was
+ * acked and transmits what the device released, ack.c).  ctx->lock
  * protects the fields the ACK path reads (attached, flow id, mapping, peer
  * window) and the tap's slots; ctx->qlock the descriptors and notes the
  * device hands over.  Order: socket -> ctx->lock -> device locks -> ctx->qlock.

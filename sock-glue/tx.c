@@ -4,11 +4,12 @@
  *
  * The device hands each flow's descriptors and notifications to
  * tonic_client (under the device lock: just queue them and kick the
- * flow's work, offload.c).  A sender whose push the device decided on
- * at once transmits before it returns (carve.c), as tcp_sendmsg() does;
- * the flow's work transmits the rest (ACK-clocked segments, timeouts,
- * rate credit, a device that runs apart).  Under lock_sock,
- * tonic_tx_ring() builds a TCP
+ * flow's work, offload.c).  Whoever owns the socket while the device
+ * decides in its context transmits at once, as TCP does: the sender after
+ * its push (carve.c, tcp_sendmsg()), the softirq or backlog that took an
+ * ACK (ack.c, tcp_data_snd_check()); the flow's work transmits the rest
+ * (timeouts, rate credit, a device that runs apart).  With the socket
+ * owned, tonic_tx_ring() builds a TCP
  * segment per descriptor (consecutive full-MSS ones merged into one GSO skb) -- seq
  * from the segment's offset, ack = rcv_nxt, the window the kernel last
  * advertised, timestamps -- and hands it to
@@ -113,7 +114,9 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	}
 	seq = ctx->isn + (u32)off;
 
-	skb = alloc_skb(MAX_TCP_HEADER, sk_gfp_mask(sk, sk->sk_allocation));
+	/* From the ACK's softirq too (ack.c): no sleeping there. */
+	skb = alloc_skb(MAX_TCP_HEADER,
+			sk_gfp_mask(sk, in_softirq() ? GFP_ATOMIC : sk->sk_allocation));
 	if (!skb)
 		goto fail;
 	skb_reserve(skb, MAX_TCP_HEADER);
@@ -272,7 +275,7 @@ static u32 tonic_gso_bytes(struct sock *sk, u32 mss)
 	return min_t(u32, segs, READ_ONCE(sk->sk_gso_max_segs)) * mss;
 }
 
-/* Under lock_sock: transmit the descriptors the device handed over. */
+/* With the socket owned: transmit the descriptors the device handed over. */
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 {
 	u32 mss = tcp_sk(sk)->mss_cache, more, len, max_len;
