@@ -18,17 +18,25 @@ static void dupacks(struct ph *ph, u32 cum, u32 n)
 	ph_run(ph, SETTLE);
 }
 
-static void partial_acks(void)
+/* Flow 0 with an initial window of 10, no RTO in sight, 60 segments announced. */
+static struct ph *sixty_segments(void)
 {
 	struct ph *ph = ph_new(128);
 	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
-	const struct ph_rec *r;
 
 	c.init_cwnd = 10;
 	c.rto_cycles = RTO_BIG;
 	ph_add(ph, 0, &c);
 	ph_push(ph, 0, 60);
 	ph_run(ph, SETTLE);
+	return ph;
+}
+
+static void partial_acks(void)
+{
+	struct ph *ph = sixty_segments();
+	const struct ph_rec *r;
+
 	is(ph_count(ph, 0, -1), 10, "initial window: 10 segments");
 
 	/* Segments 2 and 5 are lost; 0 and 1 arrive. */
@@ -229,15 +237,9 @@ static void end_to_end(void)
  */
 static void coalesced_sack(void)
 {
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
+	struct ph *ph = sixty_segments();
 	const struct ph_rec *r;
 
-	c.init_cwnd = 10;
-	c.rto_cycles = RTO_BIG;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 60);
-	ph_run(ph, SETTLE);
 	ph_ack(ph, 0, 2);
 	ph_run(ph, SETTLE);		/* cwnd 12: 0..13 sent, 2 is lost */
 
@@ -256,7 +258,6 @@ static void coalesced_sack(void)
 	ph_ack(ph, 0, 14);
 	ph_run(ph, SETTLE);
 	is(ph_count(ph, 0, 1), 0, "the full ack ends recovery: nothing more resent");
-
 	ph_free(ph);
 }
 
