@@ -225,11 +225,8 @@ out:
 	 * or owned at release_sock() -- so no sender and no flow work is in
 	 * tonic_tx_ring() meanwhile.
 	 */
-	if (decided) {
-		tonic_ack_notes(sk, ctx);
-		if (ctx->attached && ((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)))
-			tonic_tx_ring(sk, ctx);
-	}
+	if (decided && tonic_ack_notes(sk, ctx))
+		tonic_tx_ring(sk, ctx);
 }
 
 /* Softirq, RCU: record what only the segment itself says, for the commit. */

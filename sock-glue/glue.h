@@ -240,7 +240,7 @@ int tonic_wait_kernel_idle(struct sock *sk, long timeo);
 bool tonic_drained(const struct tonic_sk *ctx);
 int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on);
 void tonic_flow_work(struct work_struct *w);
-void tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx);
+bool tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx);
 
 /* sockopt.c */
 int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,

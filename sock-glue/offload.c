@@ -474,9 +474,10 @@ static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, bool acked, 
  * From the ACK's context (ack.c), the socket owned: the notes of the
  * device's inline decision (tonic_inline kept them from kicking the
  * flow's work).  A connection that is no longer established, a failure,
- * a re-base or a handback is the flow's work's, with the notes.
+ * a re-base or a handback is the flow's work's, with the notes and the
+ * descriptors: false then, and the caller transmits nothing.
  */
-void tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx)
+bool tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx)
 {
 	bool acked, burst;
 	u32 acked_seg, burst_seg;
@@ -484,13 +485,13 @@ void tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx)
 	if (!ctx->attached || !((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) ||
 	    test_bit(TONIC_REBASE, &ctx->bits) || test_bit(TONIC_HANDBACK, &ctx->bits)) {
 		tonic_flow_kick(ctx);
-		return;
+		return false;
 	}
 	spin_lock_bh(&ctx->qlock);
 	if (ctx->n_failed) {
 		spin_unlock_bh(&ctx->qlock);
 		tonic_flow_kick(ctx);
-		return;
+		return false;
 	}
 	acked = ctx->n_acked;
 	acked_seg = ctx->n_acked_seg;
@@ -506,6 +507,7 @@ void tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx)
 	 */
 	if (ctx->tail != ctx->ttail || (ctx->fin_pending && tonic_drained(ctx)))
 		tonic_flow_kick(ctx);
+	return true;
 }
 
 /* Under lock_sock. */

@@ -252,7 +252,7 @@ void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
  * segments into one duplicate ACK, and three may never come (Linux's Reno
  * counts SACKed segments too, tcp_dupack_heuristics()).
  */
-bool tonic_tcp_sack_lost(const struct tonic_prog_ctx *ctx)
+static bool tonic_tcp_sack_lost(const struct tonic_prog_ctx *ctx)
 {
 	u32 hi = tonic_flight(ctx);
 

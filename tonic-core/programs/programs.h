@@ -100,7 +100,6 @@ void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
 		    const struct tonic_tcp_cc *cc);
 void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 			      const struct tonic_tcp_cc *cc, enum tonic_cong_event ev);
-bool tonic_tcp_sack_lost(const struct tonic_prog_ctx *ctx);
 void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter,
 			    const struct tonic_tcp_cc *cc);
 bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc);
