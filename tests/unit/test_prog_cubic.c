@@ -240,6 +240,47 @@ static void clock_independent(void)
 	ok(same, "cycle_ps 10000 and 2500: the same cwnd after each of 200 ACKs");
 }
 
+/*
+ * Toward a peer that SACKs, loss recovery is RFC 6675's, as Linux's cubic
+ * gets it from TCP: a coalesced ACK (receive GRO) SACKs 3..19 behind lost
+ * segment 2.  ssthresh = cwnd = 0.7 x flight 22 = 15; pipe = 5 unSACKed -
+ * 1 lost = 4, so the retransmission of 2 and 10 new segments (24..33) go
+ * out on that one ACK.  NewReno's window (ssthresh + 3 = 18 past the
+ * hole, 22 already out) let nothing new go until 4 more duplicate ACKs:
+ * in the guest the sender starved through every recovery.
+ */
+static void sack_recovery(void)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_cubic);
+	const struct ph_rec *r;
+
+	c.init_cwnd = 20;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 100);
+	ph_run(ph, 2000);
+	ph_ack(ph, 0, 1);
+	ph_run(ph, 2000);
+	ph_ack(ph, 0, 2);
+	ph_run(ph, 2000);
+	is(ph_stats(ph, 0).highest_sent, 24, "slow start: 20..23 sent");
+	ph_mark(ph);
+	ph_sack(ph, 0, 2, 3, 20);
+	ph_run(ph, 2000);
+	is(view(ph)->t.ssthresh, 15, "one ACK SACKing 17 segments: ssthresh 0.7 x 22 = 15");
+	is(ph_count(ph, 0, 1), 1, "the hole is resent at once ...");
+	ok(ph_seg_sent(ph, 0, 2) == 1, "... segment 2");
+	is(ph_count(ph, 0, 0), 10, "pipe 4 + 1 of cwnd 15: 10 new segments on the same ACK");
+	r = ph_nth(ph, 0, 0, 9);
+	ok(r && r->d.seg == 33, "... 24..33");
+	ph_ack(ph, 0, 24);
+	ph_run(ph, 2000);
+	is(ph_stats(ph, 0).cwnd, 15, "the retransmission acked past recover: cwnd = ssthresh");
+	is(ph_stats(ph, 0).segs_rtx, 1, "nothing else resent");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	math();
@@ -247,5 +288,6 @@ int main(void)
 	reno_friendly();
 	timeout();
 	clock_independent();
+	sack_recovery();
 	return tap_done();
 }

@@ -331,6 +331,26 @@ void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const st
 	tonic_rto_backoff(ctx, &t->rto);
 }
 
+/*
+ * Loss recovery as Linux's TCP picks it under any congestion control:
+ * RFC 6675 with a peer that SACKs, NewReno (RFC 6582) with one that does
+ * not.  SACK is negotiated in the handshake, which the engine does not
+ * see; a SACK-capable receiver puts blocks in every duplicate ACK, so the
+ * first block decides, before any recovery starts.  Without SACK, RFC
+ * 6675's pipe would count every hole as in flight and wait for the RTO.
+ */
+void tonic_tcp_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
+{
+	struct tonic_tcp *t = ctx->user;
+
+	if (ctx->pkt->type == TONIC_PKT_ACK && ctx->pkt->nsack)
+		t->sack = 1;
+	if (t->sack)
+		tonic_sack_incoming(ctx, cc);
+	else
+		tonic_newreno_incoming(ctx, cc);
+}
+
 /* The Reno-family programs only use the periodic module for their RTO. */
 void tonic_tcp_periodic(struct tonic_prog_ctx *ctx)
 {

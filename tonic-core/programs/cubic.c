@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * CUBIC (RFC 9438; Linux tcp_cubic.c) over NewReno's loss recovery.
+ * CUBIC (RFC 9438; Linux tcp_cubic.c) over TCP's loss recovery: RFC 6675
+ * toward a peer that SACKs, NewReno otherwise (tonic_tcp_incoming()).
  *
  * After a congestion event the window follows
  *
@@ -174,7 +175,7 @@ static void cubic_incoming(struct tonic_prog_ctx *ctx)
 		if (!ca->rtt_us || rtt < ca->rtt_us)
 			ca->rtt_us = rtt;
 	}
-	tonic_newreno_incoming(ctx, &cubic_cc);
+	tonic_tcp_incoming(ctx, &cubic_cc);
 }
 
 static void cubic_periodic(struct tonic_prog_ctx *ctx)

@@ -9,7 +9,8 @@
  *	M = bytes acked with ECE / bytes acked in the window,
  *
  * and on ECE cuts cwnd to cwnd * (1 - alpha / 2), at most once per window
- * (RFC 3168's rule, tonic_tcp_ecn()).  Losses are handled as by NewReno
+ * (RFC 3168's rule, tonic_tcp_ecn()).  Losses are handled as by TCP, RFC
+ * 6675 or NewReno (tonic_tcp_incoming())
  * (3.4: "in the same way as conventional TCP").
  *
  * Tonic only sees segments and a per-ACK ECE flag: bytes acked are the
@@ -86,7 +87,7 @@ static void dctcp_incoming(struct tonic_prog_ctx *ctx)
 {
 	if (ctx->pkt->type == TONIC_PKT_ACK)
 		dctcp_update_alpha(ctx, ctx->user);
-	tonic_newreno_incoming(ctx, &dctcp_cc);
+	tonic_tcp_incoming(ctx, &dctcp_cc);
 }
 
 static void dctcp_periodic(struct tonic_prog_ctx *ctx)

@@ -37,7 +37,8 @@ struct tonic_rto {
 };
 
 /*
- * State shared by the window-based TCP programs (reno, newreno, sack): the
+ * State shared by the window-based TCP programs (reno, newreno, sack, cubic,
+ * dctcp): the
  * first member of their user state, so the helpers below can work on it.
  */
 struct tonic_tcp {
@@ -47,13 +48,19 @@ struct tonic_tcp {
 	struct tonic_rto rto;
 	u16 cwnd_cnt;		/* acked segments towards the next +1 in congestion avoidance */
 	u8 dupacks;
-	u8 in_recovery;		/* 0, or TONIC_REC_* */
+	u8 in_recovery:2;	/* 0, or TONIC_REC_* */
+	u8 sack:1;		/* the peer SACKs: RFC 6675 recovery (tonic_tcp_incoming()) */
 };
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */
 #define TONIC_REC_FAST		1
-/* ... and a partial ack has already reset the RTO (newreno, RFC 6582 3.2 (5)) */
+/*
+ * ... and a partial ack came: newreno has reset the RTO once (RFC 6582 3.2
+ * (5)); RFC 6675 allows its rescue (HighACK > RescueRxt) ...
+ */
 #define TONIC_REC_PARTIAL	2
+/* ... which was sent (RescueRxt = RecoveryPoint) */
+#define TONIC_REC_RESCUED	3
 
 /* What a congestion event is, for tonic_tcp_cc.ssthresh. */
 enum tonic_cong_event {
@@ -128,8 +135,11 @@ void tonic_dcqcn_periodic(struct tonic_prog_ctx *ctx, struct tonic_dcqcn *d);
 extern const char *const tonic_dcqcn_info_names[];
 void tonic_dcqcn_get_info(const struct tonic_dcqcn *d, u32 *vals);
 
-/* NewReno's loss recovery (newreno.c) around the window growth of @cc. */
+/* NewReno's (newreno.c) and RFC 6675's (sack.c) loss recovery around the window growth of @cc. */
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
+void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
+/* The one of the two Linux's TCP would use: RFC 6675 once the peer SACKs. */
+void tonic_tcp_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 
 /* cubic.c's arithmetic, for its unit test: K (ms) and W_cubic(t) (segments). */
 u32 tonic_cubic_k_ms(u32 dw);

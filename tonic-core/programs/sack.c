@@ -21,16 +21,9 @@
 #include "../program.h"
 #include "programs.h"
 
-struct sack {
-	struct tonic_tcp t;	/* rtx_next is HighRxt + 1, recover RecoveryPoint + 1 */
-	u32 rescue_rxt;		/* RescueRxt: a rescue is allowed once wnd_start is past it */
-};
-
 static void sack_init(struct tonic_prog_ctx *ctx)
 {
-	struct sack *s = ctx->user;
-
-	tonic_tcp_init(ctx, &s->t);
+	tonic_tcp_init(ctx, ctx->user);
 }
 
 /* Segments in [from, to) (offsets) that are SACKed (@set) or not. */
@@ -68,9 +61,8 @@ static u32 sack_nth(const struct tonic_prog_ctx *ctx, u32 from, u32 n, bool set)
  * RFC 6675 step (C) on one ACK of a recovery.  @force: the first unSACKed
  * segment goes out whatever pipe says (step 4.3, entering recovery).
  */
-static void sack_send(struct tonic_prog_ctx *ctx, struct sack *s, bool force)
+static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool force)
 {
-	struct tonic_tcp *t = &s->t;
 	u32 hi = tonic_flight(ctx);
 	u32 sacked = tonic_bm_count(ctx->acked, 0, hi);
 	u32 rtx = tonic_before(t->rtx_next, ctx->wnd_start) ? 0 : t->rtx_next - ctx->wnd_start;
@@ -146,28 +138,33 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct sack *s, bool force)
 	 * (We do not rescue a segment already resent in this recovery: its
 	 * retransmission is still in flight.)
 	 */
-	if (!tonic_after(ctx->wnd_start, s->rescue_rxt))
+	if (t->in_recovery != TONIC_REC_PARTIAL)
 		return;
 	tonic_mark_rtx(ctx, ctx->wnd_start + hi - 1, ctx->wnd_start + hi);
-	s->rescue_rxt = t->recover - 1;
+	t->in_recovery = TONIC_REC_RESCUED;
 }
 
 /*
  * Step (4): "RecoveryPoint = HighData", "ssthresh = cwnd = (FlightSize /
- * 2)", retransmit HighACK + 1 "and set both HighRxt and RescueRxt" to it.
+ * 2)", retransmit HighACK + 1 "and set both HighRxt and RescueRxt" to it
+ * (TONIC_REC_FAST: no rescue before HighACK moves).
  */
-static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct sack *s)
+static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
+				const struct tonic_tcp_cc *cc)
 {
-	tonic_tcp_enter_recovery(ctx, &s->t, &tonic_reno_cc, TONIC_CE_LOSS);
-	s->t.rtx_next = ctx->wnd_start;
-	s->rescue_rxt = ctx->wnd_start;
-	sack_send(ctx, s, true);
+	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
+	t->rtx_next = ctx->wnd_start;
+	sack_send(ctx, t, true);
 }
 
-static void sack_incoming(struct tonic_prog_ctx *ctx)
+/*
+ * Also the loss recovery of cubic and dctcp toward a peer that SACKs
+ * (tonic_tcp_incoming()): @cc says how the window grows and how far it is
+ * cut.
+ */
+void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
 {
-	struct sack *s = ctx->user;
-	struct tonic_tcp *t = &s->t;
+	struct tonic_tcp *t = ctx->user;
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
 	u32 hi = tonic_flight(ctx);
 
@@ -182,7 +179,9 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 			return;
 		}
 		if (!t->in_recovery)
-			tonic_tcp_open(ctx, t, acked, &tonic_reno_cc);
+			tonic_tcp_open(ctx, t, acked, cc);
+		else if (t->in_recovery == TONIC_REC_FAST)
+			t->in_recovery = TONIC_REC_PARTIAL;	/* HighACK > RescueRxt */
 	} else if (hi && !t->in_recovery) {
 		tonic_tcp_dupack(t);
 	}
@@ -190,7 +189,7 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 		return;
 	if (t->in_recovery) {
 		/* (B) SetPipe() and (C) on every ACK of the recovery. */
-		sack_send(ctx, s, false);
+		sack_send(ctx, t, false);
 		return;
 	}
 	/*
@@ -202,13 +201,18 @@ static void sack_incoming(struct tonic_prog_ctx *ctx)
 		return;
 	if (tonic_before(ctx->wnd_start, t->recover))
 		return;		/* echo of a loss handled by an RTO */
-	sack_enter_recovery(ctx, s);
+	sack_enter_recovery(ctx, t, cc);
+}
+
+static void sack_incoming(struct tonic_prog_ctx *ctx)
+{
+	tonic_sack_incoming(ctx, &tonic_reno_cc);
 }
 
 const struct tonic_prog_ops tonic_prog_sack = {
 	.name		= "sack",
 	.credit		= TONIC_CREDIT_CWND,
-	.user_size	= sizeof(struct sack),
+	.user_size	= sizeof(struct tonic_tcp),
 	.prio		= TONIC_PRIO_INCOMING,
 	.def_cwnd	= 10,
 	.def_rto_us	= 200000,	/* Linux's RTOmin */
