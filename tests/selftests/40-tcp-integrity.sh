@@ -1,8 +1,8 @@
 #!/bin/sh
 # TCP send-path offload, integrity: transfers of 1 B .. 1 GiB offloaded by
 # the admin (congestion control "tonic" in the sender's namespace) arrive
-# byte for byte (SHA-256 at the receiver), over IPv4 and IPv6, for newreno
-# and sack, on a clean path and with netem loss 1 % and 5 %, reordering,
+# byte for byte (SHA-256 at the receiver), over IPv4 and IPv6, for cubic,
+# newreno and sack, on a clean path and with netem loss 1 % and 5 %, reordering,
 # duplication and a mix; every socket really ran on the device.
 # timeout: 480
 . /tests/lib.sh
@@ -25,7 +25,7 @@ h=$(sha256sum /tmp/recv.bin | cut -d' ' -f1)
 grep -q "$h" /tmp/xfer.cli || { echo "sha256sum $h differs"; fails=$((fails + 1)); }
 rm -f /tmp/recv.bin
 
-for prog in newreno sack; do
+for prog in cubic newreno sack; do
 	for net in "loss 1%" "loss 5%" "delay 2ms reorder 25% 50%" "duplicate 5%" \
 		   "delay 1ms loss 2% duplicate 2% reorder 10% 50%"; do
 		echo "== $prog, netem $net"
