@@ -42,7 +42,8 @@ struct tonic_rto {
  * first member of their user state, so the helpers below can work on it.
  */
 struct tonic_tcp {
-	u32 ssthresh;		/* segments */
+	u16 ssthresh;		/* segments (at most wnd_bits) */
+	u16 rtx_hi;		/* RFC 6675 recovery: low bits of highest_sent at the last retransmission */
 	u32 recover;		/* highest_sent when recovery began or the last RTO hit */
 	u32 rtx_next;		/* segments below were retransmitted in this episode */
 	struct tonic_rto rto;

@@ -58,6 +58,39 @@ static u32 sack_nth(const struct tonic_prog_ctx *ctx, u32 from, u32 n, bool set)
 }
 
 /*
+ * Retransmit offsets [from, to): HighRxt moves to to - 1, and what is sent
+ * from now on is newer than every retransmission so far (sack_lost_rtx()).
+ */
+static void sack_mark(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from, u32 to)
+{
+	tonic_mark_rtx(ctx, ctx->wnd_start + from, ctx->wnd_start + to);
+	t->rtx_next = ctx->wnd_start + to;
+	t->rtx_hi = (u16)ctx->highest_sent;
+}
+
+/*
+ * A retransmission lost again.  RFC 6675 leaves it to the RTO; RACK (RFC
+ * 8985 6.2) calls a segment lost once one sent after it was delivered,
+ * here DupThresh of them for the reordering window, as IsLost counts.
+ * Everything sent since the last retransmission (offsets from rtx_hi) is
+ * newer than every retransmission of this recovery, so DupThresh SACKed
+ * there while the first hole, already resent, is still missing means that
+ * resend was lost: HighRxt goes back to the hole, and rule (1) resends
+ * every hole still lost, pipe counting them out again.
+ */
+static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	u32 hi = tonic_flight(ctx);
+	u32 newer = (u16)(t->rtx_hi - (u16)ctx->wnd_start);
+
+	if (!tonic_after(t->rtx_next, ctx->wnd_start) || newer >= hi ||
+	    tonic_bm_count(ctx->acked, newer, hi) < TONIC_DUPTHRESH)
+		return;
+	t->rtx_next = ctx->wnd_start;
+	t->rtx_hi = (u16)ctx->highest_sent;
+}
+
+/*
  * RFC 6675 step (C) on one ACK of a recovery.  @force: the first unSACKed
  * segment goes out whatever pipe says (step 4.3, entering recovery).
  */
@@ -99,8 +132,7 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 		to = sack_nth(ctx, first, budget, false) + 1;
 		if (to > lost_end)
 			to = lost_end;
-		tonic_mark_rtx(ctx, ctx->wnd_start + first, ctx->wnd_start + to);
-		t->rtx_next = ctx->wnd_start + to;
+		sack_mark(ctx, t, first, to);
 		budget -= sack_cnt(ctx, first, to, false);
 		/* (2) only once no lost segment is left for this budget. */
 		if (to == lost_end)
@@ -125,8 +157,7 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 		to = sack_nth(ctx, first, budget, false) + 1;
 		if (to > top)
 			to = top;
-		tonic_mark_rtx(ctx, ctx->wnd_start + first, ctx->wnd_start + to);
-		t->rtx_next = ctx->wnd_start + to;
+		sack_mark(ctx, t, first, to);
 		return;
 	}
 	/*
@@ -141,6 +172,7 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 	if (t->in_recovery != TONIC_REC_PARTIAL)
 		return;
 	tonic_mark_rtx(ctx, ctx->wnd_start + hi - 1, ctx->wnd_start + hi);
+	t->rtx_hi = (u16)ctx->highest_sent;
 	t->in_recovery = TONIC_REC_RESCUED;
 }
 
@@ -189,6 +221,7 @@ void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *
 		return;
 	if (t->in_recovery) {
 		/* (B) SetPipe() and (C) on every ACK of the recovery. */
+		sack_lost_rtx(ctx, t);
 		sack_send(ctx, t, false);
 		return;
 	}
