@@ -58,6 +58,23 @@ static u32 sack_nth(const struct tonic_prog_ctx *ctx, u32 from, u32 n, bool set)
 }
 
 /*
+ * DupThresh, or RFC 5827's ER_thresh when fewer than DupThresh + 1
+ * segments are out and nothing new may go (none is left, or the window is
+ * full): DupThresh segments can then never be SACKed above a hole, and
+ * each such loss would wait for the RTO; oldSeg - 1 of them are enough.
+ */
+static u32 sack_thresh(const struct tonic_prog_ctx *ctx)
+{
+	u32 hi = tonic_flight(ctx);
+
+	if (hi > TONIC_DUPTHRESH || hi < 2 ||
+	    (tonic_before(ctx->highest_sent, ctx->tail) && hi < ctx->cwnd &&
+	     hi < ctx->cfg->wnd_segs))
+		return TONIC_DUPTHRESH;
+	return hi - 1;
+}
+
+/*
  * Retransmit offsets [from, to): HighRxt moves to to - 1, and what is sent
  * from now on is newer than every retransmission so far (sack_lost_rtx()).
  */
@@ -84,7 +101,7 @@ static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	u32 newer = (u16)(t->rtx_hi - (u16)ctx->wnd_start);
 
 	if (!tonic_after(t->rtx_next, ctx->wnd_start) || newer >= hi ||
-	    tonic_bm_count(ctx->acked, newer, hi) < TONIC_DUPTHRESH)
+	    tonic_bm_count(ctx->acked, newer, hi) < sack_thresh(ctx))
 		return;
 	t->rtx_next = ctx->wnd_start;
 	t->rtx_hi = (u16)ctx->highest_sent;
@@ -229,8 +246,8 @@ void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *
 	 * (2) DupThresh dupacks, or IsLost(HighACK + 1): offset 0 is unacked
 	 * after stage 1, so count(1, hi) is "SACKed above".
 	 */
-	if (t->dupacks < TONIC_DUPTHRESH &&
-	    tonic_bm_count(ctx->acked, 1, hi) < TONIC_DUPTHRESH)
+	if (t->dupacks < sack_thresh(ctx) &&
+	    tonic_bm_count(ctx->acked, 1, hi) < sack_thresh(ctx))
 		return;
 	if (tonic_before(ctx->wnd_start, t->recover))
 		return;		/* echo of a loss handled by an RTO */
