@@ -193,9 +193,14 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 			ctx->srtt_us = ctx->srtt_us ?
 				ctx->srtt_us - (ctx->srtt_us >> 3) + ms * (USEC_PER_MSEC / 8) :
 				ms * USEC_PER_MSEC;
+		/*
+		 * 0 ms is a sample too, "under one tick": one cycle says so to
+		 * programs, for which 0 means none (the probe timeout needs
+		 * to know an RTT was measured).
+		 */
 		if (ms < 60000)
-			pkt.rtt = (u32)min_t(u64, div_u64((u64)ms * NSEC_PER_MSEC * 1000,
-						  ctx->dev->cycle_ps), U32_MAX);
+			pkt.rtt = (u32)clamp_t(u64, div_u64((u64)ms * NSEC_PER_MSEC * 1000,
+						  ctx->dev->cycle_ps), 1, U32_MAX);
 	}
 	/*
 	 * A device whose input is full drops the ack: last_ack stays, so the

@@ -33,8 +33,12 @@ extern const struct tonic_prog_ops tonic_prog_rc;
 struct tonic_rto {
 	u32 base;		/* cycles, before backoff */
 	u8 backoff;		/* consecutive timeouts */
-	u8 pad[3];
+	u8 tlp;			/* TONIC_TLP_*: RFC 6675 recovery's probe timeout (sack.c) */
+	u16 srtt;		/* smoothed RTT, 16 us units, with TONIC_TLP_RTT */
 };
+
+#define TONIC_TLP_RTT		0x1	/* srtt holds a sample */
+#define TONIC_TLP_ARMED		0x2	/* the timer runs at the probe timeout, not the RTO */
 
 /*
  * State shared by the window-based TCP programs (reno, newreno, sack, cubic,
@@ -139,6 +143,7 @@ void tonic_dcqcn_get_info(const struct tonic_dcqcn *d, u32 *vals);
 /* NewReno's (newreno.c) and RFC 6675's (sack.c) loss recovery around the window growth of @cc. */
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
+void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 /* The one of the two Linux's TCP would use: RFC 6675 once the peer SACKs. */
 void tonic_tcp_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 

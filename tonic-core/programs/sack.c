@@ -88,12 +88,13 @@ static void sack_mark(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from,
 /*
  * A retransmission lost again.  RFC 6675 leaves it to the RTO; RACK (RFC
  * 8985 6.2) calls a segment lost once one sent after it was delivered,
- * here DupThresh of them for the reordering window, as IsLost counts.
- * Everything sent since the last retransmission (offsets from rtx_hi) is
- * newer than every retransmission of this recovery, so DupThresh SACKed
- * there while the first hole, already resent, is still missing means that
- * resend was lost: HighRxt goes back to the hole, and rule (1) resends
- * every hole still lost, pipe counting them out again.
+ * and in recovery Linux gives that no reordering window until it has seen
+ * reordering (tcp_rack_reo_wnd()).  Everything sent since the last
+ * retransmission (offsets from rtx_hi) is newer than every retransmission
+ * of this recovery, so one SACKed there while the first hole, already
+ * resent, is still missing means that resend was lost: HighRxt goes back
+ * to the hole, and rule (1) resends every hole still lost, pipe counting
+ * them out again.
  */
 static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
@@ -101,7 +102,7 @@ static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	u32 newer = (u16)(t->rtx_hi - (u16)ctx->wnd_start);
 
 	if (!tonic_after(t->rtx_next, ctx->wnd_start) || newer >= hi ||
-	    tonic_bm_count(ctx->acked, newer, hi) < sack_thresh(ctx))
+	    !tonic_bm_count(ctx->acked, newer, hi))
 		return;
 	t->rtx_next = ctx->wnd_start;
 	t->rtx_hi = (u16)ctx->highest_sent;
@@ -111,7 +112,7 @@ static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  * RFC 6675 step (C) on one ACK of a recovery.  @force: the first unSACKed
  * segment goes out whatever pipe says (step 4.3, entering recovery).
  */
-static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool force)
+static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool force, bool partial)
 {
 	u32 hi = tonic_flight(ctx);
 	u32 sacked = tonic_bm_count(ctx->acked, 0, hi);
@@ -122,6 +123,20 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 		lost_end = sack_nth(ctx, 0, sacked - TONIC_DUPTHRESH + 1, true);
 	if (rtx > hi)
 		rtx = hi;
+	/*
+	 * A partial ACK that delivered a retransmission: every segment sent
+	 * before it and still unSACKed is lost -- RACK's rule (RFC 8985 6.2,
+	 * no reordering window), of which RFC 6582's partial ACK is the first
+	 * segment.  Everything below RecoveryPoint went out before any
+	 * retransmission.  Without it a lost tail, with nothing above to
+	 * SACK, stayed in pipe and waited for the RTO.
+	 */
+	if (partial && tonic_before(ctx->wnd_start, t->recover)) {
+		u32 rp = t->recover - ctx->wnd_start;
+
+		if (lost_end < rp)
+			lost_end = rp < hi ? rp : hi;
+	}
 	/*
 	 * SetPipe(): "(a) If IsLost (S1) returns false: pipe += 1 ...
 	 * (b) If S1 <= HighRxt: pipe += 1" for every unSACKed S1.
@@ -203,22 +218,82 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 {
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 	t->rtx_next = ctx->wnd_start;
-	sack_send(ctx, t, true);
+	sack_send(ctx, t, true, false);
+}
+
+/* RFC 6298 2.3's SRTT (alpha 1/8) from the ACK's sample, in 16 us units. */
+static void sack_rtt(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	u64 us = tonic_cycles_us(ctx, ctx->pkt->rtt);
+	u32 r = us >= 0xffff * 16ULL ? 0xffff : (u32)us / 16;
+
+	if (!ctx->pkt->rtt)
+		return;
+	if (!(t->rto.tlp & TONIC_TLP_RTT))
+		t->rto.srtt = r;
+	else
+		t->rto.srtt = (u16)((t->rto.srtt * 7 + r) / 8);
+	t->rto.tlp |= TONIC_TLP_RTT;
 }
 
 /*
- * Also the loss recovery of cubic and dctcp toward a peer that SACKs
- * (tonic_tcp_incoming()): @cc says how the window grows and how far it is
- * cut.
+ * Tail loss probe (RFC 8985 7).  A loss at the tail of a flight leaves
+ * nothing to SACK above it, and a small window never collects DupThresh
+ * SACKs: such a loss waited for the RTO (200 ms at least, against round
+ * trips of a millisecond), and at 5 % loss the guest's flows spent most of
+ * their time there.  With two or more segments out, no recovery running
+ * and an RTT known, the timer runs at the probe timeout PTO = 2 SRTT +
+ * TONIC_TLP_MIN_US (RFC 8985 7.2; Linux adds two jiffies) instead.  With
+ * one segment out the receiver may delay its ACK: the RTO stands, as
+ * Linux's PTO then adds RTO_min.
  */
-void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
+#define TONIC_TLP_MIN_US	10000
+
+static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	bool armed = t->rto.tlp & TONIC_TLP_ARMED;
+	u64 pto = tonic_us_cycles(ctx, t->rto.srtt * 32ULL + TONIC_TLP_MIN_US);
+
+	if (!t->in_recovery && tonic_flight(ctx) >= 2 && (t->rto.tlp & TONIC_TLP_RTT) &&
+	    !t->rto.backoff && pto < t->rto.base) {
+		/* Restart it only where the RTO would restart: progress, or newly armed. */
+		if (!armed || ctx->rearm_rto) {
+			ctx->rto = (u32)pto;
+			ctx->rearm_rto = true;
+		}
+		t->rto.tlp |= TONIC_TLP_ARMED;
+	} else if (armed) {
+		ctx->rto = t->rto.base;
+		ctx->rearm_rto = true;
+		t->rto.tlp &= ~TONIC_TLP_ARMED;
+	}
+}
+
+/*
+ * The probe timeout fired: nothing was acked for 2 SRTT.  Linux would send
+ * a probe and let RACK find the loss on its ACK; the first unacked segment
+ * is what RACK would name, so recovery starts there now, a round trip
+ * sooner.  (A late ACK, not a loss, costs one needless retransmission and
+ * the cut, where Linux's D-SACK would undo them.)
+ */
+void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
 {
 	struct tonic_tcp *t = ctx->user;
+
+	t->rto.tlp &= ~TONIC_TLP_ARMED;
+	ctx->rto = t->rto.base;
+	ctx->rearm_rto = true;
+	if (!tonic_flight(ctx) || t->in_recovery || tonic_before(ctx->wnd_start, t->recover))
+		return;
+	sack_enter_recovery(ctx, t, cc);
+}
+
+/* Steps (A)-(C) and the entry into recovery, on one ACK. */
+static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
+{
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
 	u32 hi = tonic_flight(ctx);
 
-	if (ctx->pkt->type != TONIC_PKT_ACK)
-		return;
 	if (acked) {
 		tonic_tcp_new_ack(ctx, t);
 		/* (A) a cumulative ACK past RecoveryPoint ends recovery. */
@@ -239,7 +314,7 @@ void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *
 	if (t->in_recovery) {
 		/* (B) SetPipe() and (C) on every ACK of the recovery. */
 		sack_lost_rtx(ctx, t);
-		sack_send(ctx, t, false);
+		sack_send(ctx, t, false, acked && tonic_before(ctx->old_wnd_start, t->rtx_next));
 		return;
 	}
 	/*
@@ -252,6 +327,22 @@ void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *
 	if (tonic_before(ctx->wnd_start, t->recover))
 		return;		/* echo of a loss handled by an RTO */
 	sack_enter_recovery(ctx, t, cc);
+}
+
+/*
+ * Also the loss recovery of cubic and dctcp toward a peer that SACKs
+ * (tonic_tcp_incoming()): @cc says how the window grows and how far it is
+ * cut.
+ */
+void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
+{
+	struct tonic_tcp *t = ctx->user;
+
+	if (ctx->pkt->type != TONIC_PKT_ACK)
+		return;
+	sack_rtt(ctx, t);
+	sack_ack(ctx, t, cc);
+	sack_arm_probe(ctx, t);
 }
 
 static void sack_incoming(struct tonic_prog_ctx *ctx)
