@@ -234,80 +234,62 @@ static void rescue(void)
 	ph_free(ph);
 }
 
-static void end_to_end(void)
+/*
+ * @n segments through a SACK receiver 500 cycles away that drops the
+ * transmissions listed in @drop (segment, how many of its transmissions;
+ * a 0 count ends the list): delivered with exactly @rtx retransmissions,
+ * no RTO and nothing resent spuriously.
+ */
+static void end_to_end(const char *what, u32 n, const u32 drop[][2], u32 rtx)
 {
 	struct ph *ph = ph_new(128);
 	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
 	struct tonic_flow_stats st;
+	u32 i;
 
 	c.init_cwnd = 10;
 	c.rto_cycles = 1000000;
 	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 400);
+	ph_push(ph, 0, n);
 	ph_net(ph, 0, PH_RX_SACK, 500);
-	ph->rx[0].drop[40] = 1;
-	ph->rx[0].drop[41] = 1;
-	ph->rx[0].drop[45] = 1;
-	ph->rx[0].drop[52] = 1;
-	ph->rx[0].drop[60] = 1;
-	ph->rx[0].drop[200] = 1;
-	ok(ph_net_run(ph, 0, 400, 5000000), "400 segments delivered with 6 losses");
+	for (i = 0; drop[i][1]; i++)
+		ph->rx[0].drop[drop[i][0]] = drop[i][1];
+	ok(ph_net_run(ph, 0, n, 5000000), "%s: %u segments delivered", what, n);
 	st = ph_stats(ph, 0);
-	is(st.segs_rtx, 6, "exactly the 6 lost segments resent");
-	is(st.timeouts, 0, "no RTO");
-	is(ph->rx[0].dup, 0, "no spurious retransmission at the receiver");
+	is(st.segs_rtx, rtx, "%s: %u retransmissions", what, rtx);
+	is(st.timeouts, 0, "%s: no RTO", what);
+	is(ph->rx[0].dup, 0, "%s: no spurious retransmission at the receiver", what);
 	ph_free(ph);
 }
+
+static const u32 six_losses[][2] = {
+	{ 40, 1 }, { 41, 1 }, { 45, 1 }, { 52, 1 }, { 60, 1 }, { 200, 1 }, { 0, 0 }
+};
 
 /* A lost last segment (nothing can be SACKed above it) is repaired without an RTO. */
-static void end_to_end_tail(void)
-{
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
-	struct tonic_flow_stats st;
-
-	c.init_cwnd = 10;
-	c.rto_cycles = 1000000;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 100);
-	ph_net(ph, 0, PH_RX_SACK, 500);
-	ph->rx[0].drop[90] = 1;
-	ph->rx[0].drop[99] = 1;
-	ok(ph_net_run(ph, 0, 100, 5000000), "100 segments delivered, the last one lost");
-	st = ph_stats(ph, 0);
-	is(st.segs_rtx, 2, "exactly the 2 lost segments resent");
-	is(st.timeouts, 0, "no RTO");
-	is(ph->rx[0].dup, 0, "no spurious retransmission at the receiver");
-	ph_free(ph);
-}
+static const u32 tail_lost[][2] = { { 90, 1 }, { 99, 1 }, { 0, 0 } };
 
 /*
  * A retransmission lost again is found by RACK's rule (RFC 8985 6.2: a
- * segment is lost once one sent after it is delivered, with DupThresh
- * SACKed segments for the reordering window), not by the RTO: at 5 %
- * loss one recovery in a few loses a retransmission, and an RTO each time
- * was most of the offload's time in the guest.
+ * segment is lost once one sent after it is delivered), not by the RTO:
+ * at 5 % loss one recovery in a few loses a retransmission, and an RTO
+ * each time was most of the offload's time in the guest.  40 and 46 are
+ * resent twice, 45 once.
  */
-static void end_to_end_lost_rtx(void)
+static const u32 rtx_lost[][2] = { { 40, 2 }, { 45, 1 }, { 46, 2 }, { 0, 0 } };
+
+/* A sack flow with @init_cwnd, @tail segments to send and an RTO far away, its first window out. */
+static struct ph *sack_flow(u32 init_cwnd, u32 tail)
 {
 	struct ph *ph = ph_new(128);
 	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
-	struct tonic_flow_stats st;
 
-	c.init_cwnd = 10;
-	c.rto_cycles = 1000000;
+	c.init_cwnd = init_cwnd;
+	c.rto_cycles = 100000000;
 	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 400);
-	ph_net(ph, 0, PH_RX_SACK, 500);
-	ph->rx[0].drop[40] = 2;
-	ph->rx[0].drop[45] = 1;
-	ph->rx[0].drop[46] = 2;
-	ok(ph_net_run(ph, 0, 400, 5000000), "400 segments delivered, 2 retransmissions lost");
-	st = ph_stats(ph, 0);
-	is(st.timeouts, 0, "no RTO");
-	is(st.segs_rtx, 5, "40 and 46 resent twice, 45 once");
-	is(ph->rx[0].dup, 0, "no spurious retransmission at the receiver");
-	ph_free(ph);
+	ph_push(ph, 0, tail);
+	ph_run(ph, SETTLE);
+	return ph;
 }
 
 /*
@@ -318,14 +300,8 @@ static void end_to_end_lost_rtx(void)
  */
 static void early_retransmit(void)
 {
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
+	struct ph *ph = sack_flow(10, 3);
 
-	c.init_cwnd = 10;
-	c.rto_cycles = 100000000;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 3);
-	ph_run(ph, SETTLE);
 	ph_mark(ph);
 	ph_sack(ph, 0, 0, 1, 2);
 	ph_run(ph, SETTLE);
@@ -341,11 +317,7 @@ static void early_retransmit(void)
 	ph_free(ph);
 
 	/* More to send, but the window is full: "not permitted to send" (3.1). */
-	ph = ph_new(128);
-	c.init_cwnd = 3;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 100);
-	ph_run(ph, SETTLE);
+	ph = sack_flow(3, 100);
 	is(ph_stats(ph, 0).highest_sent, 3, "cwnd 3: 3 segments out");
 	ph_mark(ph);
 	ph_sack(ph, 0, 0, 1, 3);
@@ -374,15 +346,9 @@ static void ack_rtt(struct ph *ph, u32 cum, u32 rtt_us)
  */
 static void tail_loss_probe(void)
 {
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
+	struct ph *ph = sack_flow(10, 10);
 	u32 seg;
 
-	c.init_cwnd = 10;
-	c.rto_cycles = 100000000;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 10);
-	ph_run(ph, SETTLE);
 	for (seg = 2; seg <= 6; seg += 2)
 		ack_rtt(ph, seg, 1000);
 	ph_mark(ph);
@@ -412,14 +378,8 @@ static void tail_loss_probe(void)
  */
 static void lost_rtx_small_window(void)
 {
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
+	struct ph *ph = sack_flow(4, 100);
 
-	c.init_cwnd = 4;
-	c.rto_cycles = 100000000;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 100);
-	ph_run(ph, SETTLE);
 	ph_sack(ph, 0, 0, 1, 4);
 	ph_run(ph, SETTLE);
 	ok(ph_seg_sent(ph, 0, 0) == 2, "three SACKed above 0: resent");
@@ -437,9 +397,9 @@ int main(void)
 	holes();
 	pipe_limits_rtx();
 	rescue();
-	end_to_end();
-	end_to_end_tail();
-	end_to_end_lost_rtx();
+	end_to_end("6 losses", 400, six_losses, 6);
+	end_to_end("the last segment lost", 100, tail_lost, 2);
+	end_to_end("2 retransmissions lost", 400, rtx_lost, 5);
 	early_retransmit();
 	tail_loss_probe();
 	lost_rtx_small_window();

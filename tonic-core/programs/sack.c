@@ -75,7 +75,7 @@ static u32 sack_thresh(const struct tonic_prog_ctx *ctx)
 }
 
 /*
- * Retransmit offsets [from, to): HighRxt moves to to - 1, and what is sent
+ * Retransmit offsets [from, to): HighRxt becomes to - 1, and what is sent
  * from now on is newer than every retransmission so far (sack_lost_rtx()).
  */
 static void sack_mark(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from, u32 to)
