@@ -323,6 +323,13 @@ static void early_retransmit(void)
 	ph_sack(ph, 0, 0, 1, 3);
 	ph_run(ph, SETTLE);
 	is(ph_count(ph, 0, 1), 1, "cwnd-limited: resend 0 too");
+	/*
+	 * IsLost counts ER_thresh as well: 0 is out of pipe, so with ssthresh
+	 * 2 one new segment follows -- whose SACK, if the retransmission is
+	 * lost too, says so (sack_lost_rtx()), where nothing else would but
+	 * the RTO (seen in the guest at 5 % loss).
+	 */
+	is(ph_count(ph, 0, 0), 1, "... and one new segment after it");
 	ph_free(ph);
 }
 

@@ -117,10 +117,11 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 	u32 hi = tonic_flight(ctx);
 	u32 sacked = tonic_bm_count(ctx->acked, 0, hi);
 	u32 rtx = tonic_before(t->rtx_next, ctx->wnd_start) ? 0 : t->rtx_next - ctx->wnd_start;
-	u32 lost_end = 0, pipe, budget, first, to;
+	u32 thresh = sack_thresh(ctx), lost_end = 0, pipe, budget, first, to;
 
-	if (sacked >= TONIC_DUPTHRESH)
-		lost_end = sack_nth(ctx, 0, sacked - TONIC_DUPTHRESH + 1, true);
+	/* IsLost(S): thresh (DupThresh, or ER_thresh) SACKed above S. */
+	if (sacked >= thresh)
+		lost_end = sack_nth(ctx, 0, sacked - thresh + 1, true);
 	if (rtx > hi)
 		rtx = hi;
 	/*
