@@ -343,15 +343,13 @@ static void ack_rtt(struct ph *ph, u32 cum, u32 rtt_us)
 }
 
 /*
- * The tail of a flight lost: 0..5 acked (RTT 1 ms), 6..9 lost, nothing
- * left to send, so nothing can be SACKed above them.  RFC 8985's probe
+ * 0..5 acked (RTT 1 ms, ACKs every two segments), 6..9 out and nothing
+ * left to send: an ACK is due within a round trip.  RFC 8985's probe
  * timeout, PTO = 2 SRTT + 10 ms = 12 ms, comes long before the RTO (1 s
- * here, Linux's floor 200 ms): the first unacked segment is taken as lost
- * and recovery starts there.  Each partial ACK then names the next
- * segment sent before the retransmission it acks: lost (RFC 6582's rule,
- * RACK's conclusion), resent at once.
+ * here, Linux's floor 200 ms) and sends one probe, the last segment
+ * (7.3: no new data to send), without touching the window.
  */
-static void tail_loss_probe(void)
+static struct ph *probed_flow(void)
 {
 	struct ph *ph = sack_flow(10, 10);
 	u32 seg;
@@ -362,16 +360,55 @@ static void tail_loss_probe(void)
 	ph_run(ph, 1150000);
 	is(ph_count(ph, 0, 1), 0, "11.5 ms after the last ACK: nothing yet");
 	ph_run(ph, 100000);
-	is(ph_count(ph, 0, 1), 1, "by 12.5 ms (PTO 12 ms): one retransmission ...");
-	ok(ph_seg_sent(ph, 0, 6) == 1, "... of the first unacked segment, 6");
+	is(ph_count(ph, 0, 1), 1, "by 12.5 ms (PTO 12 ms): one probe ...");
+	ok(ph_seg_sent(ph, 0, 9) == 1, "... the last segment, 9");
+	is(ph_stats(ph, 0).timeouts, 1, "one expiry of the timer, the probe's");
+	return ph;
+}
+
+/*
+ * The tail was lost: the probe is SACKed with 6..8 missing below it, all
+ * sent before it -- lost (RACK's rule: RFC 8985 6.2).  Recovery resends
+ * 6, and each partial ACK the next hole below RecoveryPoint.
+ */
+static void tail_loss_probe(void)
+{
+	struct ph *ph = probed_flow();
+	u32 seg;
+
+	ph_mark(ph);
+	ph_sack(ph, 0, 6, 9, 10);
+	ph_run(ph, SETTLE);
+	ok(ph_seg_sent(ph, 0, 6) == 1, "the probe SACKed above 6..8: recovery resends 6");
 	for (seg = 7; seg <= 10; seg++) {
 		ack_rtt(ph, seg, 1000);
-		if (seg < 10)
+		if (seg < 9)
 			ok(ph_seg_sent(ph, 0, seg) == 1, "by the ACK of %u, %u was resent", seg, seg);
 	}
 	is(ph_stats(ph, 0).cwnd, 2, "the window cut as for a loss: ssthresh = flight 4 / 2");
-	is(ph_stats(ph, 0).segs_rtx, 4, "each lost segment resent once");
-	is(ph_stats(ph, 0).timeouts, 1, "one expiry of the timer, the probe's");
+	is(ph_stats(ph, 0).segs_rtx, 4, "the probe and each lost segment, once");
+	is(ph_stats(ph, 0).timeouts, 1, "no RTO");
+	ph_free(ph);
+}
+
+/*
+ * Nothing was lost, the ACKs were late (a queue filled up behind the
+ * flow): the originals are acked in order after the probe.  No recovery,
+ * no cut, nothing else resent.  Entering recovery at the probe timeout
+ * instead (as this code once did) made every late segment a "lost" one:
+ * here 6, 7 and 8 resent and the window cut to 2.
+ */
+static void late_acks_probe(void)
+{
+	struct ph *ph = probed_flow();
+	u32 cwnd = ph_stats(ph, 0).cwnd, seg;
+
+	ph_mark(ph);
+	for (seg = 7; seg <= 10; seg++)
+		ack_rtt(ph, seg, 20000);
+	is(ph_count(ph, 0, 1), 0, "late ACKs of the originals: nothing resent");
+	ok(ph_stats(ph, 0).cwnd >= cwnd, "no cut (cwnd %u, %u before)", ph_stats(ph, 0).cwnd, cwnd);
+	is(ph_stats(ph, 0).segs_rtx, 1, "the probe alone");
 	ph_free(ph);
 }
 
@@ -409,6 +446,7 @@ int main(void)
 	end_to_end("2 retransmissions lost", 400, rtx_lost, 5);
 	early_retransmit();
 	tail_loss_probe();
+	late_acks_probe();
 	lost_rtx_small_window();
 	return tap_done();
 }

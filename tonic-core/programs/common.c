@@ -319,9 +319,10 @@ bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct
 void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
 {
 	if (t->rto.tlp & TONIC_TLP_ARMED) {
-		tonic_sack_probe_timeout(ctx, cc);
+		tonic_sack_probe_timeout(ctx);
 		return;
 	}
+	t->rto.tlp &= ~TONIC_TLP_OUT;
 	t->ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
 	t->recover = ctx->highest_sent;
 	t->in_recovery = 0;

@@ -39,6 +39,7 @@ struct tonic_rto {
 
 #define TONIC_TLP_RTT		0x1	/* srtt holds a sample */
 #define TONIC_TLP_ARMED		0x2	/* the timer runs at the probe timeout, not the RTO */
+#define TONIC_TLP_OUT		0x4	/* a probe (segment rtx_hi) is out */
 
 /*
  * State shared by the window-based TCP programs (reno, newreno, sack, cubic,
@@ -47,7 +48,7 @@ struct tonic_rto {
  */
 struct tonic_tcp {
 	u16 ssthresh;		/* segments (at most wnd_bits) */
-	u16 rtx_hi;		/* RFC 6675 recovery: low bits of highest_sent at the last retransmission */
+	u16 rtx_hi;		/* low bits of highest_sent at the last retransmission, or the probe */
 	u32 recover;		/* highest_sent when recovery began or the last RTO hit */
 	u32 rtx_next;		/* segments below were retransmitted in this episode */
 	struct tonic_rto rto;
@@ -143,7 +144,7 @@ void tonic_dcqcn_get_info(const struct tonic_dcqcn *d, u32 *vals);
 /* NewReno's (newreno.c) and RFC 6675's (sack.c) loss recovery around the window growth of @cc. */
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
-void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
+void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx);
 /* The one of the two Linux's TCP would use: RFC 6675 once the peer SACKs. */
 void tonic_tcp_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 

@@ -219,6 +219,7 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 {
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 	t->rtx_next = ctx->wnd_start;
+	t->rto.tlp &= ~TONIC_TLP_OUT;
 	sack_send(ctx, t, true, false);
 }
 
@@ -242,11 +243,11 @@ static void sack_rtt(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  * nothing to SACK above it, and a small window never collects DupThresh
  * SACKs: such a loss waited for the RTO (200 ms at least, against round
  * trips of a millisecond), and at 5 % loss the guest's flows spent most of
- * their time there.  With two or more segments out, no recovery running
- * and an RTT known, the timer runs at the probe timeout PTO = 2 SRTT +
- * TONIC_TLP_MIN_US (RFC 8985 7.2; Linux adds two jiffies) instead.  With
- * one segment out the receiver may delay its ACK: the RTO stands, as
- * Linux's PTO then adds RTO_min.
+ * their time there.  With two or more segments out, no recovery running,
+ * no probe out and an RTT known, the timer runs at the probe timeout PTO
+ * = 2 SRTT + TONIC_TLP_MIN_US (RFC 8985 7.2; Linux adds two jiffies)
+ * instead.  With one segment out the receiver may delay its ACK: the RTO
+ * stands, as Linux's PTO then adds RTO_min.
  */
 #define TONIC_TLP_MIN_US	10000
 
@@ -255,8 +256,8 @@ static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	bool armed = t->rto.tlp & TONIC_TLP_ARMED;
 	u64 pto = tonic_us_cycles(ctx, t->rto.srtt * 32ULL + TONIC_TLP_MIN_US);
 
-	if (!t->in_recovery && tonic_flight(ctx) >= 2 && (t->rto.tlp & TONIC_TLP_RTT) &&
-	    !t->rto.backoff && pto < t->rto.base) {
+	if (!t->in_recovery && tonic_flight(ctx) >= 2 && !(t->rto.tlp & TONIC_TLP_OUT) &&
+	    (t->rto.tlp & TONIC_TLP_RTT) && !t->rto.backoff && pto < t->rto.base) {
 		/* Restart it only where the RTO would restart: progress, or newly armed. */
 		if (!armed || ctx->rearm_rto) {
 			ctx->rto = (u32)pto;
@@ -271,26 +272,50 @@ static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 }
 
 /*
- * The probe timeout fired: nothing was acked for 2 SRTT.  Linux would send
- * a probe and let RACK find the loss on its ACK; the first unacked segment
- * is what RACK would name, so recovery starts there now, a round trip
- * sooner.  (A late ACK, not a loss, costs one needless retransmission and
- * the cut, where Linux's D-SACK would undo them.)
+ * The probe timeout fired: nothing was acked for 2 SRTT.  Send the probe,
+ * the last segment sent (RFC 8985 7.3 prefers new data when there is
+ * some: the engine would need a window one past cwnd for it), and leave
+ * the window alone: the ACKs may only be late -- behind a queue that grew
+ * faster than SRTT -- and then the probe costs one segment, where taking
+ * the flight as lost cost a burst of needless retransmissions and a cut.
+ * The RTO runs from here.  What the probe's ACK says is sack_probe_acked().
  */
-void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
+void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx)
 {
 	struct tonic_tcp *t = ctx->user;
 
 	t->rto.tlp &= ~TONIC_TLP_ARMED;
 	ctx->rto = t->rto.base;
 	ctx->rearm_rto = true;
-	if (!tonic_flight(ctx) || t->in_recovery || tonic_before(ctx->wnd_start, t->recover))
+	if (!tonic_flight(ctx) || t->in_recovery)
 		return;
-	sack_enter_recovery(ctx, t, cc);
+	tonic_mark_rtx(ctx, ctx->highest_sent - 1, ctx->highest_sent);
+	t->rtx_hi = (u16)(ctx->highest_sent - 1);
+	t->rto.tlp |= TONIC_TLP_OUT;
+}
+
+/*
+ * The probe (segment rtx_hi) is SACKed while segments below it are not:
+ * on a FIFO path they were sent before it and should have been there
+ * first, so they were lost (RACK's rule, RFC 8985 6.2) -- recovery.  Acked
+ * cumulatively, it ends the episode: nothing was lost, or the probe
+ * repaired the only loss.
+ */
+static bool sack_probe_acked(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	u32 probe = (u16)(t->rtx_hi - (u16)ctx->wnd_start);
+
+	if (!(t->rto.tlp & TONIC_TLP_OUT))
+		return false;
+	if (probe < tonic_flight(ctx) && !tonic_bm_test(ctx->acked, probe))
+		return false;
+	t->rto.tlp &= ~TONIC_TLP_OUT;
+	return probe < tonic_flight(ctx);
 }
 
 /* Steps (A)-(C) and the entry into recovery, on one ACK. */
-static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
+static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc,
+		     bool probe_sacked)
 {
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
 	u32 hi = tonic_flight(ctx);
@@ -322,7 +347,7 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	 * (2) DupThresh dupacks, or IsLost(HighACK + 1): offset 0 is unacked
 	 * after stage 1, so count(1, hi) is "SACKed above".
 	 */
-	if (t->dupacks < sack_thresh(ctx) &&
+	if (t->dupacks < sack_thresh(ctx) && !probe_sacked &&
 	    tonic_bm_count(ctx->acked, 1, hi) < sack_thresh(ctx))
 		return;
 	if (tonic_before(ctx->wnd_start, t->recover))
@@ -342,7 +367,7 @@ void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	sack_rtt(ctx, t);
-	sack_ack(ctx, t, cc);
+	sack_ack(ctx, t, cc, sack_probe_acked(ctx, t));
 	sack_arm_probe(ctx, t);
 }
 
