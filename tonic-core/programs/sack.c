@@ -85,6 +85,12 @@ static void sack_mark(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from,
 	t->rtx_hi = (u16)ctx->highest_sent;
 }
 
+/* Offset from wnd_start of the segment whose low 16 bits @seg16 keeps (rtx_hi). */
+static u32 sack_off16(const struct tonic_prog_ctx *ctx, u16 seg16)
+{
+	return (u16)(seg16 - (u16)ctx->wnd_start);
+}
+
 /*
  * A retransmission lost again.  RFC 6675 leaves it to the RTO; RACK (RFC
  * 8985 6.2) calls a segment lost once one sent after it was delivered,
@@ -99,7 +105,7 @@ static void sack_mark(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from,
 static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	u32 hi = tonic_flight(ctx);
-	u32 newer = (u16)(t->rtx_hi - (u16)ctx->wnd_start);
+	u32 newer = sack_off16(ctx, t->rtx_hi);
 
 	if (!tonic_after(t->rtx_next, ctx->wnd_start) || newer >= hi ||
 	    !tonic_bm_count(ctx->acked, newer, hi))
@@ -111,6 +117,7 @@ static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 /*
  * RFC 6675 step (C) on one ACK of a recovery.  @force: the first unSACKed
  * segment goes out whatever pipe says (step 4.3, entering recovery).
+ * @partial: the ACK delivered a retransmission (see below).
  */
 static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool force, bool partial)
 {
@@ -226,11 +233,13 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 /* RFC 6298 2.3's SRTT (alpha 1/8) from the ACK's sample, in 16 us units. */
 static void sack_rtt(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
-	u64 us = tonic_cycles_us(ctx, ctx->pkt->rtt);
-	u32 r = us >= 0xffff * 16ULL ? 0xffff : (u32)us / 16;
+	u64 us;
+	u32 r;
 
 	if (!ctx->pkt->rtt)
 		return;
+	us = tonic_cycles_us(ctx, ctx->pkt->rtt);
+	r = us >= 0xffff * 16ULL ? 0xffff : (u32)us / 16;
 	if (!(t->rto.tlp & TONIC_TLP_RTT))
 		t->rto.srtt = r;
 	else
@@ -303,7 +312,7 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx)
  */
 static bool sack_probe_acked(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
-	u32 probe = (u16)(t->rtx_hi - (u16)ctx->wnd_start);
+	u32 probe = sack_off16(ctx, t->rtx_hi);
 
 	if (!(t->rto.tlp & TONIC_TLP_OUT))
 		return false;
