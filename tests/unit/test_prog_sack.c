@@ -436,6 +436,45 @@ static void lost_rtx_small_window(void)
 	ph_free(ph);
 }
 
+/* An ACK of everything below @cum with SACK block [@s, @e) and an RTT sample of @rtt_us. */
+static void sack_rtt(struct ph *ph, u32 cum, u32 s, u32 e, u32 rtt_us)
+{
+	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum, .nsack = 1,
+			       .rtt = rtt_us * 100 };
+
+	p.sack[0].start = s;
+	p.sack[0].end = e;
+	ph_in(ph, 0, &p);
+	ph_run(ph, SETTLE);
+}
+
+/*
+ * Reordering, nothing lost: 0..3 of a window of 30 come 1 ms late (one
+ * CPU's backlog behind the other's on the guest's veth path).  4..12
+ * SACKed start a recovery that resends 0; then the late originals arrive.
+ * The ACK that covers 0 echoes the original's timestamp -- an RTT sample
+ * of 6 ms, 1 ms after the retransmission went out -- so it says nothing
+ * about 13..29, still in flight: none of them may be called lost (RFC
+ * 3522's test, RACK's tcp_rack_advance()).  Taking every ACK over a
+ * resent hole for the retransmission's made the guest's fq path (test
+ * 57) resend a whole window, all of it D-SACKed, and sit at cwnd 2.
+ */
+static void reordered(void)
+{
+	struct ph *ph = sack_flow(30, 100);
+	u32 seg;
+
+	ph_run(ph, 500000);	/* 5 ms */
+	for (seg = 6; seg <= 13; seg++)
+		sack_rtt(ph, 0, 4, seg, 5000);
+	ok(ph_seg_sent(ph, 0, 0) == 2, "4..12 SACKed above 0..3: recovery resends 0");
+	ph_run(ph, 100000);
+	ph_mark(ph);
+	sack_rtt(ph, 13, 0, 0, 6000);
+	is(ph_count(ph, 0, 1), 0, "the late originals acked: 13..29, in flight, not resent");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	holes();
@@ -448,5 +487,6 @@ int main(void)
 	tail_loss_probe();
 	late_acks_probe();
 	lost_rtx_small_window();
+	reordered();
 	return tap_done();
 }

@@ -52,7 +52,10 @@ struct tonic_tcp {
 	u32 recover;		/* highest_sent when recovery began or the last RTO hit */
 	u32 rtx_next;		/* segments below were retransmitted in this episode */
 	struct tonic_rto rto;
-	u16 cwnd_cnt;		/* acked segments towards the next +1 in congestion avoidance */
+	union {
+		u16 cwnd_cnt;	/* open: acked segments towards the next +1 in congestion avoidance */
+		u16 rtx_ms;	/* RFC 6675 recovery: its first retransmission, ms (sack.c) */
+	};
 	u8 dupacks;
 	u8 in_recovery:2;	/* 0, or TONIC_REC_* */
 	u8 sack:1;		/* the peer SACKs: RFC 6675 recovery (tonic_tcp_incoming()) */

@@ -114,6 +114,29 @@ static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	t->rtx_hi = (u16)ctx->highest_sent;
 }
 
+/* The engine's clock in ms, low 16 bits (rtx_ms). */
+static u16 sack_ms(const struct tonic_prog_ctx *ctx)
+{
+	return (u16)tonic_div64(tonic_time_us(ctx), 1000);
+}
+
+/*
+ * Whether an ACK that covered a resent hole was the retransmission's, by
+ * RFC 3522's test: its RTT sample, from the echo of the timestamp of the
+ * segment that filled the hole, is no longer than the time since the
+ * recovery's first retransmission (give or take a tick of each clock).
+ * A longer one echoes the original, which came late: reordering, and the
+ * ACK says nothing about what was sent after it.  Without a sample, or on
+ * paths too short for the 1 ms tick to tell, it is taken for the
+ * retransmission's.
+ */
+static bool sack_rtx_delivered(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	u16 since = sack_ms(ctx) - t->rtx_ms;
+
+	return !ctx->pkt->rtt || tonic_cycles_us(ctx, ctx->pkt->rtt) <= (since + 2) * 1000ULL;
+}
+
 /*
  * RFC 6675 step (C) on one ACK of a recovery.  @force: the first unSACKed
  * segment goes out whatever pipe says (step 4.3, entering recovery).
@@ -225,6 +248,7 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 				const struct tonic_tcp_cc *cc)
 {
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
+	t->rtx_ms = sack_ms(ctx);
 	t->rtx_next = ctx->wnd_start;
 	t->rto.tlp &= ~TONIC_TLP_OUT;
 	sack_send(ctx, t, true, false);
@@ -334,6 +358,7 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 		/* (A) a cumulative ACK past RecoveryPoint ends recovery. */
 		if (t->in_recovery && !tonic_before(ctx->wnd_start, t->recover)) {
 			t->in_recovery = 0;
+			t->cwnd_cnt = 0;
 			ctx->cwnd = t->ssthresh;
 			return;
 		}
@@ -349,7 +374,8 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	if (t->in_recovery) {
 		/* (B) SetPipe() and (C) on every ACK of the recovery. */
 		sack_lost_rtx(ctx, t);
-		sack_send(ctx, t, false, acked && tonic_before(ctx->old_wnd_start, t->rtx_next));
+		sack_send(ctx, t, false, acked && tonic_before(ctx->old_wnd_start, t->rtx_next) &&
+			  sack_rtx_delivered(ctx, t));
 		return;
 	}
 	/*
