@@ -472,6 +472,18 @@ static void reordered(void)
 	ph_mark(ph);
 	sack_rtt(ph, 13, 0, 0, 6000);
 	is(ph_count(ph, 0, 1), 0, "the late originals acked: 13..29, in flight, not resent");
+	/*
+	 * And the recovery was for nothing, its one retransmission acked:
+	 * undone (Linux's tcp_try_undo_partial()), the window back to the 30
+	 * it cut, so 13 new segments join the 17 still out.
+	 */
+	is(ph_stats(ph, 0).cwnd, 30, "recovery undone: cwnd 30 again");
+	is(ph_count(ph, 0, 0), 13, "... 13 new segments out");
+	ph_mark(ph);
+	for (seg = 14; seg <= 43; seg++)
+		sack_rtt(ph, seg, 0, 0, 5000);
+	is(ph_count(ph, 0, 1), 0, "the rest acked in order: nothing resent");
+	ok(ph_stats(ph, 0).cwnd > 30, "the window grows again (cwnd %u)", ph_stats(ph, 0).cwnd);
 	ph_free(ph);
 }
 

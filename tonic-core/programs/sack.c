@@ -138,6 +138,28 @@ static bool sack_rtx_delivered(const struct tonic_prog_ctx *ctx, const struct to
 }
 
 /*
+ * The late original filled the hole (sack_rtx_delivered()): the recovery
+ * was for reordering.  Once no retransmission is out, undo it, as Linux
+ * does (tcp_try_undo_partial(); RFC 3522's response): the window goes
+ * back to the flight it cut, as far as this ACK knows it (what was out
+ * from the hole on), and the recovery ends.  No retransmission out: all
+ * are below the new cumulative ACK, and no rescue was sent.
+ */
+static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	u32 prior = t->recover - ctx->old_wnd_start;
+
+	if (t->in_recovery == TONIC_REC_RESCUED || tonic_after(t->rtx_next, ctx->wnd_start))
+		return false;
+	t->in_recovery = 0;
+	t->cwnd_cnt = 0;
+	t->recover = ctx->wnd_start;	/* nothing to resend after it (tonic_tcp_open()) */
+	if (ctx->cwnd < prior)
+		ctx->cwnd = prior;
+	return true;
+}
+
+/*
  * RFC 6675 step (C) on one ACK of a recovery.  @force: the first unSACKed
  * segment goes out whatever pipe says (step 4.3, entering recovery).
  * @partial: the ACK delivered a retransmission (see below).
@@ -372,10 +394,14 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	if (!hi)
 		return;
 	if (t->in_recovery) {
+		bool rtx_acked = acked && tonic_before(ctx->old_wnd_start, t->rtx_next);
+		bool late = rtx_acked && !sack_rtx_delivered(ctx, t);
+
+		if (late && sack_undo(ctx, t))
+			return;
 		/* (B) SetPipe() and (C) on every ACK of the recovery. */
 		sack_lost_rtx(ctx, t);
-		sack_send(ctx, t, false, acked && tonic_before(ctx->old_wnd_start, t->rtx_next) &&
-			  sack_rtx_delivered(ctx, t));
+		sack_send(ctx, t, false, rtx_acked && !late);
 		return;
 	}
 	/*
