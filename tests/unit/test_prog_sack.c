@@ -449,8 +449,8 @@ static void sack_rtt(struct ph *ph, u32 cum, u32 s, u32 e, u32 rtt_us)
 }
 
 /*
- * Reordering, nothing lost: 0..3 of a window of 30 come 1 ms late (one
- * CPU's backlog behind the other's on the guest's veth path).  4..12
+ * Reordering, nothing lost: 0..3 of a window of 30 come 1 ms late (the
+ * guest's lossless veth path reorders kernel TCP's segments too).  4..12
  * SACKed start a recovery that resends 0; then the late originals arrive.
  * The ACK that covers 0 echoes the original's timestamp -- an RTT sample
  * of 6 ms, 1 ms after the retransmission went out -- so it says nothing
