@@ -34,7 +34,7 @@ struct tonic_defaults {
 };
 
 /* Compile-time defaults; a new netns starts from init_net's current ones. */
-#define TONIC_DEFAULT_PROGRAM		"newreno"
+#define TONIC_DEFAULT_PROGRAM		"cubic"
 #define TONIC_DEFAULT_SUB_DELAY_US	500
 
 /* A consistent copy of @net's defaults.  Any context (softirq included). */

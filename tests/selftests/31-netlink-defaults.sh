@@ -26,7 +26,7 @@ check() {	# PROG SEG DELAY AUTO(on|off) [netns]
 $TONIC set
 jrun set
 assert_eq "defaults layout" "$(jget '?keys')" "program,seg-size,sub-delay-us,auto-offload,netns-inum"
-check newreno 0 500 off
+check cubic 0 500 off
 
 $TONIC set prog sack seg 4000 delay 250 auto on || ksft_fail "tonic set"
 check sack 4000 250 on

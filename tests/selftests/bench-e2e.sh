@@ -1,7 +1,7 @@
 #!/bin/sh
 # `make bench-e2e`: issue 12's table.  The same two-host path, the same
 # runs in one boot, offloaded (the congestion control "tonic" on the
-# sender: the soft Tonic device, program cubic) against
+# sender: the soft Tonic device, the namespace's default program) against
 # the kernel's own TCP (cubic, reno):
 #   goodput and whole-system CPU per GB (/proc/stat: softirq and kworkers
 #   included, both hosts: one guest), clean, netem loss 1 % and 5 %, 20 ms
@@ -17,10 +17,7 @@
 . /tests/lib.sh
 tonic_load || exit 1
 tonic_hosts 2 || exit 1
-# cubic, the program meant to be the default (Linux's), which it is not
-# yet (Documentation/performance.rst).
-prog=cubic
-on h1 sysctl -qw net.tonic.program=$prog
+prog=$(on h1 sysctl -n net.tonic.program)
 echo "== the offload's program: $prog (net.tonic.program)"
 on h2 $IPERF -s -D -p 5201
 on h2 $IPERF -s -D -p 5202
