@@ -59,6 +59,7 @@ struct tonic_tcp {
 	u8 dupacks;
 	u8 in_recovery:2;	/* 0, or TONIC_REC_* */
 	u8 sack:1;		/* the peer SACKs: RFC 6675 recovery (tonic_tcp_incoming()) */
+	u8 undo_ss:1;		/* that recovery began in slow start, which its undo resumes */
 };
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */

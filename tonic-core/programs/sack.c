@@ -142,8 +142,11 @@ static bool sack_rtx_delivered(const struct tonic_prog_ctx *ctx, const struct to
  * was for reordering.  Once no retransmission is out, undo it, as Linux
  * does (tcp_try_undo_partial(); RFC 3522's response): the window goes
  * back to the flight it cut, as far as this ACK knows it (what was out
- * from the hole on), and the recovery ends.  No retransmission out: all
- * are below the new cumulative ACK, and no rescue was sent.
+ * from the hole on), and the recovery ends.  So does ssthresh, as far as
+ * one bit keeps it: slow start resumes if the recovery interrupted it,
+ * else ssthresh is at least 3/4 of that flight (Linux's prior_ssthresh,
+ * tcp_current_ssthresh()).  No retransmission out: all are below the new
+ * cumulative ACK, and no rescue was sent.
  */
 static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
@@ -156,6 +159,10 @@ static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	t->recover = ctx->wnd_start;	/* nothing to resend after it (tonic_tcp_open()) */
 	if (ctx->cwnd < prior)
 		ctx->cwnd = prior;
+	if (t->undo_ss)
+		t->ssthresh = ctx->wnd_bits;
+	else if (t->ssthresh < prior * 3 / 4)
+		t->ssthresh = prior * 3 / 4;
 	return true;
 }
 
@@ -269,6 +276,7 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 				const struct tonic_tcp_cc *cc)
 {
+	t->undo_ss = ctx->cwnd < t->ssthresh;
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 	t->rtx_ms = sack_ms(ctx);
 	t->rtx_next = ctx->wnd_start;
