@@ -162,7 +162,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	/* No kernel sndbuf autotuning happens for bytes it never holds: size it here. */
 	if (!(sk->sk_userlocks & SOCK_SNDBUF_LOCK)) {
 		int want = min_t(u64, READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_wmem[2]),
-				 2ULL * 256 * fcfg.seg_size);
+				 2ULL * dev->wnd_bits * fcfg.seg_size);
 
 		if (want > READ_ONCE(sk->sk_sndbuf))
 			WRITE_ONCE(sk->sk_sndbuf, want);

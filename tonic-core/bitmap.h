@@ -17,7 +17,7 @@
 struct tonic_bitmap {
 	u64 *w;
 	u32 head;	/* bit position of offset 0 */
-	u32 nbits;	/* 128 or 256 */
+	u32 nbits;	/* power of two, 128 .. TONIC_WND_MAX */
 };
 
 static inline void tonic_bm_view(struct tonic_bitmap *bm, u64 *w, u32 nbits, u32 wnd_start)

@@ -50,7 +50,7 @@ static int tonic_cfg_fix(const struct tonic_core_cfg *in, struct tonic_core_cfg 
 	*c = *in;
 	if (!c->max_flows || c->max_flows > TONIC_MAX_FLOWS)
 		return -EINVAL;
-	if (c->wnd_bits != 128 && c->wnd_bits != 256)
+	if (c->wnd_bits < 128 || c->wnd_bits > TONIC_WND_MAX || (c->wnd_bits & (c->wnd_bits - 1)))
 		return -EINVAL;
 	if (!c->ring_depth)
 		c->ring_depth = TONIC_RING_DEFAULT;

@@ -19,7 +19,7 @@
 #include "counters.h"
 
 #define TONIC_MAX_FLOWS		2048	/* compile-time bound; runtime count in cfg */
-#define TONIC_WND_MAX		256	/* segment window bitmap, bits */
+#define TONIC_WND_MAX		2048	/* segment window bitmap, bits */
 #define TONIC_RING_MAX		64	/* per-flow ring of segment addresses */
 #define TONIC_RING_DEFAULT	16
 #define TONIC_MAX_SACK		4	/* SACK blocks per incoming packet */
@@ -34,7 +34,7 @@ struct tonic_prog_ops;
 
 struct tonic_core_cfg {
 	u32 max_flows;		/* 1 .. TONIC_MAX_FLOWS */
-	u32 wnd_bits;		/* 128 or 256 */
+	u32 wnd_bits;		/* power of two, 128 .. TONIC_WND_MAX */
 	u32 ring_depth;		/* N, power of two, <= TONIC_RING_MAX */
 	u32 cycle_ps;		/* length of one cycle in picoseconds (10000 = 10 ns) */
 	u32 in_queue;		/* depth of the incoming-event queue (0 = default) */

@@ -313,7 +313,7 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps)
 {
 	struct tonic_core_cfg cfg = {
 		.max_flows = max_flows,
-		.wnd_bits = 256,
+		.wnd_bits = TONIC_WND_MAX,
 		.ring_depth = TONIC_RING_DEFAULT,
 		.cycle_ps = cycle_ps,
 		.in_queue = 4096,

@@ -29,7 +29,7 @@ echo "== the admin turns offload on for namespace h1 only (no change to any prog
 echo "   ip netns exec h1 sysctl net.ipv4.tcp_congestion_control=tonic"
 on h1 sysctl -qw net.ipv4.tcp_congestion_control=tonic
 echo "   program, C and T for new flows in h1 (tonic set; net.tonic.* sysctls):"
-on h1 tonic set prog newreno
+on h1 tonic set prog cubic
 on h1 tonic set | sed 's/^/   /'
 
 echo
@@ -48,9 +48,10 @@ wait $p
 echo "-- iperf3's own report:"
 grep -E 'sender|receiver' /tmp/iperf.txt
 echo
-echo "== Tonic's window is 256 segments (the device's bitmaps): with C = MSS and a"
-echo "   20 ms RTT that allows ~140 Mbit/s (cwnd 256 above).  For bulk flows the admin"
-echo "   makes C larger (GSO cuts each C-byte segment into MSS packets):"
+echo "== Tonic's window is the device's bitmap, wnd_bits segments of C bytes (2048 on"
+echo "   the soft device, 128 or 256 on the FPGA, as in the paper).  On a device with a"
+echo "   small window the admin makes C larger (GSO cuts each C-byte segment into MSS"
+echo "   packets):"
 echo "   ip netns exec h1 tonic set seg 14480"
 on h1 tonic set seg 14480
 on h1 $IPERF -c 10.0.0.2 -t 4 -p 5201 > /tmp/iperf.txt 2>&1 &

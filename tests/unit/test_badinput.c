@@ -37,7 +37,16 @@ int main(void)
 	ok(!tonic_core_create(&bad), "max_flows > TONIC_MAX_FLOWS refused");
 	bad.max_flows = 4;
 	bad.wnd_bits = 100;
-	ok(!tonic_core_create(&bad), "wnd_bits other than 128/256 refused");
+	ok(!tonic_core_create(&bad), "wnd_bits not a power of two refused");
+	bad.wnd_bits = 64;
+	ok(!tonic_core_create(&bad), "wnd_bits below 128 refused");
+	bad.wnd_bits = 2 * TONIC_WND_MAX;
+	ok(!tonic_core_create(&bad), "wnd_bits above TONIC_WND_MAX refused");
+	bad.wnd_bits = TONIC_WND_MAX;
+	tc = tonic_core_create(&bad);
+	ok(tc, "wnd_bits TONIC_WND_MAX (%u) accepted", TONIC_WND_MAX);
+	if (tc)
+		tonic_core_destroy(tc);
 	bad.wnd_bits = 128;
 	bad.ring_depth = 12;
 	ok(!tonic_core_create(&bad), "ring depth not a power of two refused");

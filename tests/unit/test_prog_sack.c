@@ -237,12 +237,13 @@ static void rescue(void)
 /*
  * @n segments through a SACK receiver 500 cycles away that drops the
  * transmissions listed in @drop (segment, how many of its transmissions;
- * a 0 count ends the list): delivered with exactly @rtx retransmissions,
- * no RTO and nothing resent spuriously.
+ * a 0 count ends the list), over a window of @wnd_bits: delivered with
+ * exactly @rtx retransmissions, no RTO and nothing resent spuriously.
+ * Returns the final cwnd.
  */
-static void end_to_end(const char *what, u32 n, const u32 drop[][2], u32 rtx)
+static u32 end_to_end(const char *what, u32 wnd_bits, u32 n, const u32 drop[][2], u32 rtx)
 {
-	struct ph *ph = ph_new(128);
+	struct ph *ph = ph_new(wnd_bits);
 	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
 	struct tonic_flow_stats st;
 	u32 i;
@@ -260,10 +261,19 @@ static void end_to_end(const char *what, u32 n, const u32 drop[][2], u32 rtx)
 	is(st.timeouts, 0, "%s: no RTO", what);
 	is(ph->rx[0].dup, 0, "%s: no spurious retransmission at the receiver", what);
 	ph_free(ph);
+	return st.cwnd;
 }
 
 static const u32 six_losses[][2] = {
 	{ 40, 1 }, { 41, 1 }, { 45, 1 }, { 52, 1 }, { 60, 1 }, { 200, 1 }, { 0, 0 }
+};
+
+/*
+ * The soft device's window (TONIC_WND_MAX bits): slow start takes the
+ * flight past a thousand segments before these losses.
+ */
+static const u32 big_losses[][2] = {
+	{ 2500, 1 }, { 2501, 1 }, { 2900, 1 }, { 3300, 1 }, { 3301, 1 }, { 3999, 1 }, { 0, 0 }
 };
 
 /* A lost last segment (nothing can be SACKed above it) is repaired without an RTO. */
@@ -493,9 +503,11 @@ int main(void)
 	holes();
 	pipe_limits_rtx();
 	rescue();
-	end_to_end("6 losses", 400, six_losses, 6);
-	end_to_end("the last segment lost", 100, tail_lost, 2);
-	end_to_end("2 retransmissions lost", 400, rtx_lost, 5);
+	end_to_end("6 losses", 128, 400, six_losses, 6);
+	end_to_end("the last segment lost", 128, 100, tail_lost, 2);
+	end_to_end("2 retransmissions lost", 128, 400, rtx_lost, 5);
+	ok(end_to_end("6 losses in a window of thousands", TONIC_WND_MAX, 4000, big_losses, 6) > 256,
+	   "... and a window past the old 256-segment bitmap after its recoveries");
 	early_retransmit();
 	tail_loss_probe();
 	late_acks_probe();
