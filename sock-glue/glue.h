@@ -80,6 +80,7 @@ struct tonic_sk {
 	unsigned long bits;
 	struct work_struct work;
 	struct hrtimer ttimer;		/* T: sub-segment delay, zero-window probe */
+	struct hrtimer qtimer;		/* the qdisc has room again (tonic_tsq_full()) */
 
 	/* Under lock_sock. */
 	u8 state;			/* TONIC_SK_* */
@@ -213,6 +214,7 @@ static inline void tonic_inline(struct tonic_sk *ctx, bool desc, bool notes)
 /* carve.c */
 void tonic_carve(struct sock *sk, struct tonic_sk *ctx);
 void tonic_carve_init(struct tonic_sk *ctx);
+void tonic_tx_init(struct tonic_sk *ctx);
 u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 
 /* tx.c */

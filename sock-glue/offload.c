@@ -181,6 +181,7 @@ static void tonic_unhook(struct tonic_sk *ctx)
 	spin_unlock_bh(&ctx->lock);
 	tonic_dev_flow_detach(ctx->dev, flow);
 	hrtimer_try_to_cancel(&ctx->ttimer);
+	hrtimer_try_to_cancel(&ctx->qtimer);
 	ctx->t_armed = false;
 	spin_lock_bh(&ctx->qlock);
 	ctx->rcount = 0;

@@ -275,6 +275,48 @@ static u32 tonic_gso_bytes(struct sock *sk, u32 mss)
 	return min_t(u32, segs, READ_ONCE(sk->sk_gso_max_segs)) * mss;
 }
 
+static enum hrtimer_restart tonic_qtimer_fn(struct hrtimer *t)
+{
+	tonic_flow_kick(container_of(t, struct tonic_sk, qtimer));
+	return HRTIMER_NORESTART;
+}
+
+void tonic_tx_init(struct tonic_sk *ctx)
+{
+	hrtimer_init(&ctx->qtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	ctx->qtimer.function = tonic_qtimer_fn;
+}
+
+/*
+ * TCP Small Queues (tcp_small_queue_check()): what waits below the socket
+ * in qdiscs and device queues stays under about 1 ms of data at the
+ * pacing rate, two skbs at least.  sch_fq holds 100 packets of a flow and
+ * drops the rest: with a window of 2048 segments and no such limit, a
+ * slow (debug) kernel queued more there and lost them.  The descriptors
+ * stay in the ring until a timer, set to when the queue has drained half
+ * way at the pacing rate, runs the flow's work (TCP's own skbs wake it at
+ * TX completion, tcp_wfree(), which a module cannot use).  Qdiscs that
+ * hold packets for a delay (netem) orphan them: they do not count.
+ */
+static bool tonic_tsq_full(struct sock *sk, struct tonic_sk *ctx, u32 max_len)
+{
+	u64 rate = READ_ONCE(sk->sk_pacing_rate), queued, limit, ns;
+
+	limit = max_t(u64, 2 * SKB_TRUESIZE(max_len), rate >> READ_ONCE(sk->sk_pacing_shift));
+	if (READ_ONCE(sk->sk_pacing_status) == SK_PACING_NONE)
+		limit = min_t(u64, limit,
+			      READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_limit_output_bytes));
+	queued = refcount_read(&sk->sk_wmem_alloc);
+	if (queued <= limit)
+		return false;
+	ns = rate ? div64_u64((queued - limit / 2) * NSEC_PER_SEC, rate) : NSEC_PER_MSEC;
+	if (!hrtimer_is_queued(&ctx->qtimer))
+		hrtimer_start(&ctx->qtimer, ns_to_ktime(clamp_t(u64, ns, 20 * NSEC_PER_USEC,
+								 10 * NSEC_PER_MSEC)),
+			      HRTIMER_MODE_REL);
+	return true;
+}
+
 /* With the socket owned: transmit the descriptors the device handed over. */
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 {
@@ -288,6 +330,8 @@ void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 	max_len = min3(READ_ONCE(sk->sk_gso_max_size) - 1 - MAX_TCP_HEADER, 65000U,
 		       merge ? tonic_gso_bytes(sk, mss) : U32_MAX);
 	while (budget-- > 0) {
+		if (READ_ONCE(ctx->rcount) && tonic_tsq_full(sk, ctx, max_len))
+			return;
 		spin_lock_bh(&ctx->qlock);
 		if (!ctx->rcount) {
 			spin_unlock_bh(&ctx->qlock);

@@ -67,6 +67,7 @@ int tonic_sk_install(struct sock *sk, gfp_t gfp)
 	spin_lock_init(&ctx->qlock);
 	INIT_WORK(&ctx->work, tonic_flow_work);
 	tonic_carve_init(ctx);
+	tonic_tx_init(ctx);
 	tonic_defaults_get(sock_net(sk), &d);
 	/* The default's module may have gone since it was chosen. */
 	ctx->prog = tonic_program_get(d.program) ?: tonic_program_get(TONIC_DEFAULT_PROGRAM);
@@ -103,6 +104,7 @@ static void tonic_ulp_release(struct sock *sk)
 	ctx->dead = true;
 	tonic_detach(sk, ctx);
 	hrtimer_cancel(&ctx->ttimer);
+	hrtimer_cancel(&ctx->qtimer);
 	tonic_proto_restore(sk, ctx);
 	rcu_assign_pointer(icsk->icsk_ulp_data, NULL);
 	tonic_sk_put(ctx);
