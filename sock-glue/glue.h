@@ -49,7 +49,7 @@
 #include "../driver/device.h"
 #include "../driver/counters.h"
 
-#define TONIC_RING		TONIC_WND_MAX	/* descriptors queued between device and tx: a window */
+#define TONIC_RING		512	/* descriptors queued between device and tx: two windows of 256 */
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
 #define TONIC_TAP_SLOTS		8	/* ACKs seen at the tap, waiting for TCP's verdict */
 

@@ -313,7 +313,12 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps)
 {
 	struct tonic_core_cfg cfg = {
 		.max_flows = max_flows,
-		.wnd_bits = TONIC_WND_MAX,
+		/*
+		 * The FPGA's 256, not TONIC_WND_MAX: with 2048 an offloaded
+		 * cubic flow starved a kernel cubic flow sharing a 50 Mbit/s
+		 * bottleneck (5.9-14x; Documentation/performance.rst).
+		 */
+		.wnd_bits = 256,
 		.ring_depth = TONIC_RING_DEFAULT,
 		.cycle_ps = cycle_ps,
 		.in_queue = 4096,
