@@ -214,10 +214,10 @@ static inline void tonic_inline(struct tonic_sk *ctx, bool desc, bool notes)
 /* carve.c */
 void tonic_carve(struct sock *sk, struct tonic_sk *ctx);
 void tonic_carve_init(struct tonic_sk *ctx);
-void tonic_tx_init(struct tonic_sk *ctx);
 u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 
 /* tx.c */
+void tonic_tx_init(struct tonic_sk *ctx);
 void tonic_client_desc(void *priv, const struct tonic_desc *d);
 void tonic_client_note(void *priv, const struct tonic_note *n);
 void tonic_flow_failed(struct tonic_sk *ctx);
