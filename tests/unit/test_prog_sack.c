@@ -343,13 +343,24 @@ static void early_retransmit(void)
 	ph_free(ph);
 }
 
-/* An ACK of everything below @cum with an RTT sample of @rtt_us (10 ns cycles). */
-static void ack_rtt(struct ph *ph, u32 cum, u32 rtt_us)
+/*
+ * An ACK of everything below @cum with an RTT sample of @rtt_us (10 ns
+ * cycles), and SACK block [@s, @e) unless it is empty.
+ */
+static void sack_rtt(struct ph *ph, u32 cum, u32 s, u32 e, u32 rtt_us)
 {
-	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum, .rtt = rtt_us * 100 };
+	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum, .nsack = s < e,
+			       .rtt = rtt_us * 100 };
 
+	p.sack[0].start = s;
+	p.sack[0].end = e;
 	ph_in(ph, 0, &p);
 	ph_run(ph, SETTLE);
+}
+
+static void ack_rtt(struct ph *ph, u32 cum, u32 rtt_us)
+{
+	sack_rtt(ph, cum, 0, 0, rtt_us);
 }
 
 /*
@@ -446,18 +457,6 @@ static void lost_rtx_small_window(void)
 	ph_free(ph);
 }
 
-/* An ACK of everything below @cum with SACK block [@s, @e) and an RTT sample of @rtt_us. */
-static void sack_rtt(struct ph *ph, u32 cum, u32 s, u32 e, u32 rtt_us)
-{
-	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum, .nsack = 1,
-			       .rtt = rtt_us * 100 };
-
-	p.sack[0].start = s;
-	p.sack[0].end = e;
-	ph_in(ph, 0, &p);
-	ph_run(ph, SETTLE);
-}
-
 /*
  * Reordering, nothing lost: 0..3 of a window of 30 come 1 ms late (the
  * guest's lossless veth path reorders kernel TCP's segments too).  4..12
@@ -480,7 +479,7 @@ static void reordered(void)
 	ok(ph_seg_sent(ph, 0, 0) == 2, "4..12 SACKed above 0..3: recovery resends 0");
 	ph_run(ph, 100000);
 	ph_mark(ph);
-	sack_rtt(ph, 13, 0, 0, 6000);
+	ack_rtt(ph, 13, 6000);
 	is(ph_count(ph, 0, 1), 0, "the late originals acked: 13..29, in flight, not resent");
 	/*
 	 * And the recovery was for nothing, its one retransmission acked:
@@ -491,7 +490,7 @@ static void reordered(void)
 	is(ph_count(ph, 0, 0), 13, "... 13 new segments out");
 	ph_mark(ph);
 	for (seg = 14; seg <= 43; seg++)
-		sack_rtt(ph, seg, 0, 0, 5000);
+		ack_rtt(ph, seg, 5000);
 	is(ph_count(ph, 0, 1), 0, "the rest acked in order: nothing resent");
 	/* The recovery began in slow start; the undo resumes it (Linux's prior_ssthresh). */
 	is(ph_stats(ph, 0).cwnd, 60, "slow start again: 30 acked, cwnd 60");
