@@ -210,6 +210,25 @@ const struct tonic_tcp_cc tonic_reno_cc = {
 };
 
 /*
+ * Whether cwnd is what limits the flow, so that an ACK may grow it (RFC
+ * 7661; Linux's tcp_is_cwnd_limited()): what could have been out when the
+ * ACK came -- the data announced, which is also as far as the peer's
+ * receive window lets the glue announce, and the window K -- reaches cwnd,
+ * or in slow start half of it.  A window grown past what the flow can use
+ * says nothing about the path, and cubic would keep it as W_max.
+ */
+static bool tonic_tcp_cwnd_limited(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	u32 avail = ctx->tail - ctx->old_wnd_start;
+
+	if (avail > ctx->cfg->wnd_segs)
+		avail = ctx->cfg->wnd_segs;
+	if (ctx->cwnd < t->ssthresh)
+		return ctx->cwnd < 2 * avail;
+	return ctx->cwnd <= avail;
+}
+
+/*
  * New data acked outside fast recovery: react to ECE or grow the window,
  * and after an RTO keep going back N at the pace the window allows --
  * segment generation does not hold retransmissions to cwnd, so marking the
@@ -220,7 +239,7 @@ void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
 {
 	u32 from, to;
 
-	if (!tonic_tcp_ecn(ctx, t, cc))
+	if (!tonic_tcp_ecn(ctx, t, cc) && tonic_tcp_cwnd_limited(ctx, t))
 		cc->cong_avoid(ctx, t, acked);
 	if (!tonic_before(ctx->wnd_start, t->recover))
 		return;

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Congestion window validation (RFC 7661; Linux's tcp_is_cwnd_limited()):
+ * a window-based program grows cwnd only while cwnd is what limits the
+ * flow -- in slow start, up to twice what the flow could have out.  What
+ * else limits it is the application, or the peer's receive window (the
+ * glue announces only what fits in it), both as ctx->tail, and the flow's
+ * window K.  A cwnd grown past them says nothing about the path: in the
+ * guest an offloaded cubic flow held to 227 segments by the receive
+ * window grew cwnd to 2048, and W_max with it, and then took a 50 Mbit/s
+ * bottleneck from a kernel cubic flow.
+ */
+#include "prog_harness.h"
+
+#define SETTLE	2000
+
+/*
+ * One round trip: the application writes @n more segments, they go out,
+ * and each is acked on its own (with ECE on the first, if @ece).
+ */
+static void round_trip(struct ph *ph, u32 *tail, u32 n, bool ece)
+{
+	u32 s;
+
+	*tail += n;
+	ph_push(ph, 0, *tail);
+	ph_run(ph, SETTLE);
+	for (s = *tail - n + 1; s <= *tail; s++) {
+		struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = s };
+
+		if (ece && s == *tail - n + 1)
+			p.flags = TONIC_PKT_F_ECE;
+		ph_in(ph, 0, &p);
+		ph_run(ph, SETTLE);
+	}
+}
+
+static void validate(const struct tonic_prog_ops *prog)
+{
+	struct ph *ph = ph_new(256);
+	struct tonic_flow_cfg c = ph_cfg(prog);
+	u32 tail = 0, cwnd, i;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+
+	/* Application-limited slow start: 20 segments a round trip. */
+	for (i = 0; i < 30; i++)
+		round_trip(ph, &tail, 20, false);
+	cwnd = ph_stats(ph, 0).cwnd;
+	ok(cwnd >= 20 && cwnd <= 40, "%s: 20 segments out a round trip: slow start stops at %u (20..40)",
+	   prog->name, cwnd);
+
+	/* The window limits the flow: it grows again. */
+	round_trip(ph, &tail, cwnd, false);
+	ok(ph_stats(ph, 0).cwnd > cwnd, "%s: a full window out: cwnd grows (%u -> %u)",
+	   prog->name, cwnd, ph_stats(ph, 0).cwnd);
+
+	/* Congestion avoidance after an ECE cut, application-limited at half of it. */
+	round_trip(ph, &tail, ph_stats(ph, 0).cwnd, true);
+	round_trip(ph, &tail, ph_stats(ph, 0).cwnd, false);
+	cwnd = ph_stats(ph, 0).cwnd;
+	for (i = 0; i < 60; i++)
+		round_trip(ph, &tail, cwnd / 2, false);
+	is(ph_stats(ph, 0).cwnd, cwnd, "%s: congestion avoidance with half the window out: no growth",
+	   prog->name);
+	ph_free(ph);
+}
+
+int main(void)
+{
+	validate(&tonic_prog_reno);
+	validate(&tonic_prog_newreno);
+	validate(&tonic_prog_sack);
+	validate(&tonic_prog_cubic);
+	validate(&tonic_prog_dctcp);
+	return tap_done();
+}
