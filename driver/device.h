@@ -41,6 +41,12 @@ struct tonic_dev_ops {
 	 * id_lock held (BH off): must not sleep.
 	 */
 	int (*flow_set_param)(struct tonic_dev *dev, u32 flow, u32 idx, u32 value);
+	/*
+	 * Optional: the client takes none of @flow's descriptors while @on
+	 * (tonic_flow_xoff()): its queue toward the wire is full.  Without
+	 * it the client queues what comes, and the device counts it as sent.
+	 */
+	int (*flow_xoff)(struct tonic_dev *dev, u32 flow, bool on);
 	void (*dev_stats)(struct tonic_dev *dev, struct tonic_core_stats *st);
 	/*
 	 * Optional: the backend's own counters (counters.h), @nctrs of them

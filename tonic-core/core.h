@@ -20,6 +20,7 @@
 #define TF_SUB		0x04	/* a sub-segment burst is outstanding */
 #define TF_CWR		0x08	/* flag the next descriptor CWR */
 #define TF_CWND_CAP	0x10	/* enforce cwnd (window scheme or prog->cwnd_cap) */
+#define TF_XOFF		0x20	/* tonic_flow_xoff(): the host takes none of its descriptors */
 
 /* Bitmaps per flow, in the order they sit in the flow's bitmap block. */
 enum { TONIC_BM_ACKED, TONIC_BM_MARKED, TONIC_BM_RTX_DONE, TONIC_BM_NUM };

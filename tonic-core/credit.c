@@ -44,7 +44,7 @@ void tonic_cr_update(struct tonic_core *tc, u32 id)
 	struct tonic_flow *f = &tc->flows[id];
 	u64 wait;
 
-	if (!f->ring_cnt || (f->flags & (TF_USED | TF_FAILED)) != TF_USED) {
+	if (!f->ring_cnt || (f->flags & (TF_USED | TF_FAILED | TF_XOFF)) != TF_USED) {
 		tonic_fifo_remove(&tc->ready, id);
 		tonic_timer_del(&tc->cr_timers, id);
 		return;

@@ -120,6 +120,23 @@ int tonic_flow_set_param(struct tonic_core *tc, u32 id, u32 idx, u32 value)
 	return 0;
 }
 
+int tonic_flow_xoff(struct tonic_core *tc, u32 id, bool on)
+{
+	struct tonic_flow *f;
+
+	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
+		tc->st.bad_flow++;
+		return -ENOENT;
+	}
+	f = &tc->flows[id];
+	if (on)
+		f->flags |= TF_XOFF;
+	else
+		f->flags &= ~TF_XOFF;
+	tonic_cr_update(tc, id);
+	return 0;
+}
+
 int tonic_push(struct tonic_core *tc, u32 id, u32 tail, u32 last_len)
 {
 	struct tonic_flow *f;

@@ -37,6 +37,7 @@ static void tonic_ctx_load(struct tonic_core *tc, u32 id, struct tonic_prog_ctx 
 	ctx->seg_size = f->cfg.seg_size;
 	ctx->wnd_bits = tc->cfg.wnd_bits;
 	ctx->outstanding = f->ring_cnt;
+	ctx->xoff = f->flags & TF_XOFF;
 	ctx->bytes_sent = f->bytes_since_periodic;
 	ctx->acked = &v->bm[TONIC_BM_ACKED];
 	ctx->rtx_marked = &v->bm[TONIC_BM_MARKED];

@@ -215,6 +215,14 @@ u64 tonic_run(struct tonic_core *tc, u64 until, struct tonic_out *out);
  */
 void tonic_tx_stall(struct tonic_core *tc, bool stalled);
 
+/*
+ * The same for one flow (@on), whose own queue in the host is full (TCP
+ * Small Queues), and no longer (!@on).  Its descriptors wait in its ring,
+ * and generation stops when that is full: what the engine counts as sent
+ * is what the host took, and programs see ctx->xoff.
+ */
+int tonic_flow_xoff(struct tonic_core *tc, u32 flow, bool on);
+
 u64 tonic_now(const struct tonic_core *tc);
 int tonic_flow_stats(const struct tonic_core *tc, u32 flow, struct tonic_flow_stats *st);
 void tonic_core_stats(const struct tonic_core *tc, struct tonic_core_stats *st);

@@ -235,6 +235,20 @@ static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt
 	return err;
 }
 
+static int soft_flow_xoff(struct tonic_dev *dev, u32 flow, bool on)
+{
+	struct tonic_soft *s = to_soft(dev);
+	int err;
+
+	spin_lock_bh(&s->lock);
+	soft_catch_up(s);
+	err = tonic_flow_xoff(s->tc, flow, on);
+	if (!err && !on)
+		soft_run_inline(s);
+	spin_unlock_bh(&s->lock);
+	return err;
+}
+
 static int soft_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stats *st)
 {
 	struct tonic_soft *s = to_soft(dev);
@@ -302,6 +316,7 @@ static const struct tonic_dev_ops soft_ops = {
 	.incoming	= soft_incoming,
 	.flow_stats	= soft_flow_stats,
 	.flow_set_param	= soft_flow_set_param,
+	.flow_xoff	= soft_flow_xoff,
 	.dev_stats	= soft_dev_stats,
 	.ctr_read	= soft_ctr_read,
 	.ctr_names	= soft_ctr_names,

@@ -69,6 +69,8 @@ static void check_flows(struct tonic_core *tc)
 			fail("active set membership != can generate", id);
 		if (tonic_fifo_member(&tc->ready, id) && !f->ring_cnt)
 			fail("ready with an empty ring", id);
+		if (tonic_fifo_member(&tc->ready, id) && (f->flags & TF_XOFF))
+			fail("ready while the host holds it", id);
 		if (f->flags & TF_FAILED) {
 			if (f->ring_cnt || tonic_fifo_member(&tc->ready, id))
 				fail("failed flow still has addresses", id);
@@ -176,7 +178,7 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		struct tonic_pkt p;
 
 		memset(&p, 0, sizeof(p));
-		switch (op % 10) {
+		switch (op % 11) {
 		case 0: {
 			struct tonic_flow_cfg fc = {
 				.prog = pick_prog(get(&r, 1)),
@@ -253,6 +255,9 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		case 9:		/* program parameters, any value (idx 4 is invalid) */
 			v = get(&r, 1) % (TONIC_PROG_PARAMS + 1);
 			tonic_flow_set_param(tc, id, v, v & 1 ? get(&r, 4) : get(&r, 1));
+			break;
+		case 10:	/* the host holds the flow, or lets it go */
+			tonic_flow_xoff(tc, id, get(&r, 1) & 1);
 			break;
 		}
 		check_flows(tc);

@@ -363,6 +363,48 @@ static void test_tx_stall(void)
 	tonic_core_destroy(tc);
 }
 
+/*
+ * One flow's back-pressure from the host (tonic_flow_xoff()): only that
+ * flow holds its descriptors, generation stops at its ring, and it
+ * resumes where it stopped.
+ */
+static void test_flow_xoff(void)
+{
+	struct tonic_core *tc = tp_core(4, 256, 16);
+	struct tonic_flow_cfg fc = { .prog = &tp_win, .seg_size = 1000, .rto_cycles = 100000 };
+	struct tonic_flow_stats st;
+	u32 i, bad = 0, n0 = 0;
+
+	fc.init_cwnd = 64;
+	tonic_flow_add(tc, 0, &fc);
+	tonic_flow_add(tc, 1, &fc);
+	tonic_push(tc, 0, 100, 1000);
+	tonic_push(tc, 1, 100, 1000);
+	is(tonic_flow_xoff(tc, 0, true), 0, "xoff on flow 0");
+	is(tonic_flow_xoff(tc, 3, true), -ENOENT, "xoff on a flow not in use: -ENOENT");
+	run(tc, 1000);
+	for (i = 0; i < T.o.ndesc; i++)
+		if (T.desc[i].flow == 0)
+			n0++;
+	is(n0, 0, "flow 0 held: none of its descriptors leave");
+	tonic_flow_stats(tc, 0, &st);
+	ok(st.highest_sent == 16 && st.outstanding == 16,
+	   "... it generated its ring's 16, no more (highest_sent %u)", st.highest_sent);
+	tonic_flow_stats(tc, 1, &st);
+	is(st.highest_sent, 64, "flow 1 is not held: its window of 64 left");
+	ack(tc, 0, 0);
+	run(tc, 2000);
+	ok(T.o.ndesc == 0, "an ACK of flow 0 while held: still nothing leaves");
+	tonic_flow_xoff(tc, 0, false);
+	run(tc, 3000);
+	for (i = 0; i < T.o.ndesc; i++)
+		if (T.desc[i].flow != 0 || T.desc[i].seg != i)
+			bad++;
+	ok(T.o.ndesc == 64 && !bad, "xoff off: flow 0's window leaves, 0..63 in order (%u)",
+	   T.o.ndesc);
+	tonic_core_destroy(tc);
+}
+
 static void test_rr_2048(void)
 {
 	struct tonic_core *tc = tp_core(TONIC_MAX_FLOWS, 128, 16);
@@ -443,6 +485,7 @@ int main(void)
 	test_periodic_count();
 	test_backpressure();
 	test_tx_stall();
+	test_flow_xoff();
 	test_rr_2048();
 	test_cwr();
 	total = tonic_core_flow_bytes(&cfg, &eng);

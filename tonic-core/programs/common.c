@@ -212,17 +212,22 @@ const struct tonic_tcp_cc tonic_reno_cc = {
 /*
  * Whether cwnd is what limits the flow, so that an ACK may grow it (RFC
  * 7661; Linux's tcp_is_cwnd_limited()): what could have been out when the
- * ACK came -- the data announced, which is also as far as the peer's
- * receive window lets the glue announce, and the window K -- reaches cwnd,
- * or in slow start half of it.  A window grown past what the flow can use
+ * ACK came reaches cwnd, or in slow start half of it.  That is the data
+ * announced -- as far as the peer's receive window lets the glue announce
+ * it -- within the window K; or, while the host holds the flow back
+ * (ctx->xoff: TCP Small Queues), only what it took, as TSQ-held data is
+ * not in Linux's packets_out.  A window grown past what the flow can use
  * says nothing about the path, and cubic would keep it as W_max.
  */
 static bool tonic_tcp_cwnd_limited(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
 {
 	u32 avail = ctx->tail - ctx->old_wnd_start;
+	u32 out = ctx->highest_sent - ctx->old_wnd_start;
 
 	if (avail > ctx->cfg->wnd_segs)
 		avail = ctx->cfg->wnd_segs;
+	if (ctx->xoff)
+		avail = out > ctx->outstanding ? out - ctx->outstanding : 0;
 	if (ctx->cwnd < t->ssthresh)
 		return ctx->cwnd < 2 * avail;
 	return ctx->cwnd <= avail;
