@@ -43,10 +43,12 @@ struct tonic_dev_ops {
 	int (*flow_set_param)(struct tonic_dev *dev, u32 flow, u32 idx, u32 value);
 	/*
 	 * Optional: the client takes none of @flow's descriptors while @on
-	 * (tonic_flow_xoff()): its queue toward the wire is full.  Without
-	 * it the client queues what comes, and the device counts it as sent.
+	 * (tonic_flow_xoff()): its queue toward the wire is full; then
+	 * @credit more (0: any number) before the flow is held again.
+	 * Without it the client queues what comes, and the device counts it
+	 * as sent.
 	 */
-	int (*flow_xoff)(struct tonic_dev *dev, u32 flow, bool on);
+	int (*flow_xoff)(struct tonic_dev *dev, u32 flow, bool on, u16 credit);
 	void (*dev_stats)(struct tonic_dev *dev, struct tonic_core_stats *st);
 	/*
 	 * Optional: the backend's own counters (counters.h), @nctrs of them

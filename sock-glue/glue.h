@@ -134,6 +134,7 @@ struct tonic_sk {
 	bool inline_desc, inline_notes;
 	u32 n_acked_seg, n_burst_seg;
 	bool xoff;			/* the device holds our descriptors (tonic_tx_ring()) */
+	u16 credit;			/* ... or will, after this many more; 0: no limit */
 
 	/* Statistics (for TONIC_INFO and debugfs). */
 	u64 bytes_queued, bytes_acked, segs_sent, segs_rtx, tx_errors, ring_drops;

@@ -67,6 +67,7 @@ static void tonic_publish(struct tonic_sk *ctx, struct tonic_dev *dev, u32 flow)
 	ctx->flow = flow;
 	ctx->tap_count = 0;
 	ctx->xoff = false;
+	ctx->credit = 0;
 	ctx->attached = true;
 	spin_unlock_bh(&ctx->lock);
 }
@@ -185,6 +186,7 @@ static void tonic_unhook(struct tonic_sk *ctx)
 	hrtimer_try_to_cancel(&ctx->qtimer);
 	ctx->t_armed = false;
 	ctx->xoff = false;	/* the flow id may be someone else's now */
+	ctx->credit = 0;
 	spin_lock_bh(&ctx->qlock);
 	ctx->rcount = 0;
 	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;

@@ -33,6 +33,8 @@ void tonic_client_desc(void *priv, const struct tonic_desc *d)
 		ctx->ring[(ctx->rhead + ctx->rcount) % TONIC_RING] = *d;
 		ctx->rcount++;
 		kick = !ctx->inline_desc;
+		if (ctx->credit && !--ctx->credit)
+			ctx->xoff = true;	/* spent: the device holds the flow again */
 	} else {
 		ctx->ring_drops++;	/* the device's RTO will resend it */
 	}
@@ -298,14 +300,22 @@ void tonic_tx_init(struct tonic_sk *ctx)
  * TX completion, tcp_wfree(), which a module cannot use).  Qdiscs that
  * hold packets for a delay (netem) orphan them: they do not count.
  */
+static u64 tonic_tsq_limit(struct sock *sk, u32 max_len)
+{
+	u64 limit = max_t(u64, 2 * SKB_TRUESIZE(max_len),
+			  READ_ONCE(sk->sk_pacing_rate) >> READ_ONCE(sk->sk_pacing_shift));
+
+	if (READ_ONCE(sk->sk_pacing_status) == SK_PACING_NONE)
+		limit = min_t(u64, limit,
+			      READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_limit_output_bytes));
+	return limit;
+}
+
 static bool tonic_tsq_full(struct sock *sk, struct tonic_sk *ctx, u32 max_len)
 {
 	u64 rate = READ_ONCE(sk->sk_pacing_rate), queued, limit, ns;
 
-	limit = max_t(u64, 2 * SKB_TRUESIZE(max_len), rate >> READ_ONCE(sk->sk_pacing_shift));
-	if (READ_ONCE(sk->sk_pacing_status) == SK_PACING_NONE)
-		limit = min_t(u64, limit,
-			      READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_limit_output_bytes));
+	limit = tonic_tsq_limit(sk, max_len);
 	queued = refcount_read(&sk->sk_wmem_alloc);
 	if (queued <= limit)
 		return false;
@@ -327,13 +337,21 @@ static bool tonic_tsq_full(struct sock *sk, struct tonic_sk *ctx, u32 max_len)
  * Releasing runs the device's decision here: its descriptors are ours to
  * send now.
  */
-static void tonic_xoff(struct tonic_sk *ctx, bool on)
+static void tonic_xoff(struct sock *sk, struct tonic_sk *ctx, bool on, u32 max_len)
 {
-	if (ctx->xoff == on || !ctx->dev->ops->flow_xoff)
+	u16 credit = 0;
+
+	if (!ctx->dev->ops->flow_xoff)
 		return;
+	/* Let go of what TSQ takes: the device holds the flow again after it. */
+	if (!on)
+		credit = clamp_t(u64, div_u64(tonic_tsq_limit(sk, max_len), ctx->seg), 2, TONIC_RING / 2);
+	spin_lock_bh(&ctx->qlock);
 	ctx->xoff = on;
+	ctx->credit = credit;
+	spin_unlock_bh(&ctx->qlock);
 	tonic_inline(ctx, true, false);
-	ctx->dev->ops->flow_xoff(ctx->dev, ctx->flow, on);
+	ctx->dev->ops->flow_xoff(ctx->dev, ctx->flow, on, credit);
 	tonic_inline(ctx, false, false);
 }
 
@@ -351,15 +369,20 @@ void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 		       merge ? tonic_gso_bytes(sk, mss) : U32_MAX);
 	while (budget-- > 0) {
 		if (READ_ONCE(ctx->rcount) && tonic_tsq_full(sk, ctx, max_len)) {
-			tonic_xoff(ctx, true);
+			if (!READ_ONCE(ctx->xoff))
+				tonic_xoff(sk, ctx, true, max_len);
 			return;
 		}
 		spin_lock_bh(&ctx->qlock);
 		if (!ctx->rcount) {
+			bool held = ctx->xoff;
+
 			spin_unlock_bh(&ctx->qlock);
-			if (!ctx->xoff)
+			if (!held)
 				break;
-			tonic_xoff(ctx, false);
+			if (tonic_tsq_full(sk, ctx, max_len))
+				return;		/* the qtimer comes back */
+			tonic_xoff(sk, ctx, false, max_len);
 			continue;
 		}
 		d = ctx->ring[ctx->rhead];

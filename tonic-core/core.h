@@ -47,6 +47,7 @@ struct tonic_flow {
 	u8 scheme;			/* enum tonic_credit_scheme */
 	/* Credit engine. */
 	u8 ring_head, ring_cnt;		/* ring of addresses; cnt = outstanding */
+	u16 host_credit;		/* tonic_flow_xoff(): descriptors until held, 0 = no limit */
 	u64 ring_rtx;			/* ring slots holding retransmissions */
 	u32 credit;			/* grant scheme: tokens - bytes sent */
 	u32 rate_kbps;

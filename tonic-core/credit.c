@@ -137,6 +137,9 @@ void tonic_cr_transmit(struct tonic_core *tc)
 	c->segs_rtx += rtx;
 	c->bytes_sent += len;
 	f->bytes_since_periodic += len;
+	/* The host's credit (tonic_flow_xoff()) is spent: held again. */
+	if (f->host_credit && !--f->host_credit)
+		f->flags |= TF_XOFF;
 	tonic_ring_pop(tc, f);
 	tonic_dd_transmitted(tc, id);
 	tonic_cr_update(tc, id);

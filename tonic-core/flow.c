@@ -120,7 +120,7 @@ int tonic_flow_set_param(struct tonic_core *tc, u32 id, u32 idx, u32 value)
 	return 0;
 }
 
-int tonic_flow_xoff(struct tonic_core *tc, u32 id, bool on)
+int tonic_flow_xoff(struct tonic_core *tc, u32 id, bool on, u16 credit)
 {
 	struct tonic_flow *f;
 
@@ -133,6 +133,7 @@ int tonic_flow_xoff(struct tonic_core *tc, u32 id, bool on)
 		f->flags |= TF_XOFF;
 	else
 		f->flags &= ~TF_XOFF;
+	f->host_credit = on ? 0 : credit;
 	tonic_cr_update(tc, id);
 	return 0;
 }

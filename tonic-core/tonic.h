@@ -217,11 +217,13 @@ void tonic_tx_stall(struct tonic_core *tc, bool stalled);
 
 /*
  * The same for one flow (@on), whose own queue in the host is full (TCP
- * Small Queues), and no longer (!@on).  Its descriptors wait in its ring,
- * and generation stops when that is full: what the engine counts as sent
- * is what the host took, and programs see ctx->xoff.
+ * Small Queues), and no longer (!@on): then the host takes @credit more
+ * descriptors of it (0: any number) before the flow is held again.  A
+ * held flow's descriptors wait in its ring, and generation stops when
+ * that is full: what the engine counts as sent is what the host took, and
+ * programs see ctx->xoff.
  */
-int tonic_flow_xoff(struct tonic_core *tc, u32 flow, bool on);
+int tonic_flow_xoff(struct tonic_core *tc, u32 flow, bool on, u16 credit);
 
 u64 tonic_now(const struct tonic_core *tc);
 int tonic_flow_stats(const struct tonic_core *tc, u32 flow, struct tonic_flow_stats *st);

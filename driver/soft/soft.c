@@ -235,14 +235,14 @@ static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt
 	return err;
 }
 
-static int soft_flow_xoff(struct tonic_dev *dev, u32 flow, bool on)
+static int soft_flow_xoff(struct tonic_dev *dev, u32 flow, bool on, u16 credit)
 {
 	struct tonic_soft *s = to_soft(dev);
 	int err;
 
 	spin_lock_bh(&s->lock);
 	soft_catch_up(s);
-	err = tonic_flow_xoff(s->tc, flow, on);
+	err = tonic_flow_xoff(s->tc, flow, on, credit);
 	if (!err && !on)
 		soft_run_inline(s);
 	spin_unlock_bh(&s->lock);

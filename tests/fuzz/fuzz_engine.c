@@ -257,7 +257,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			tonic_flow_set_param(tc, id, v, v & 1 ? get(&r, 4) : get(&r, 1));
 			break;
 		case 10:	/* the host holds the flow, or lets it go */
-			tonic_flow_xoff(tc, id, get(&r, 1) & 1);
+			v = get(&r, 1);
+			tonic_flow_xoff(tc, id, v & 1, v & 2 ? get(&r, 1) : 0);
 			break;
 		}
 		check_flows(tc);

@@ -366,7 +366,8 @@ static void test_tx_stall(void)
 /*
  * One flow's back-pressure from the host (tonic_flow_xoff()): only that
  * flow holds its descriptors, generation stops at its ring, and it
- * resumes where it stopped.
+ * resumes where it stopped, for as many descriptors as the host's credit
+ * allows.
  */
 static void test_flow_xoff(void)
 {
@@ -380,8 +381,8 @@ static void test_flow_xoff(void)
 	tonic_flow_add(tc, 1, &fc);
 	tonic_push(tc, 0, 100, 1000);
 	tonic_push(tc, 1, 100, 1000);
-	is(tonic_flow_xoff(tc, 0, true), 0, "xoff on flow 0");
-	is(tonic_flow_xoff(tc, 3, true), -ENOENT, "xoff on a flow not in use: -ENOENT");
+	is(tonic_flow_xoff(tc, 0, true, 0), 0, "xoff on flow 0");
+	is(tonic_flow_xoff(tc, 3, true, 0), -ENOENT, "xoff on a flow not in use: -ENOENT");
 	run(tc, 1000);
 	for (i = 0; i < T.o.ndesc; i++)
 		if (T.desc[i].flow == 0)
@@ -395,12 +396,23 @@ static void test_flow_xoff(void)
 	ack(tc, 0, 0);
 	run(tc, 2000);
 	ok(T.o.ndesc == 0, "an ACK of flow 0 while held: still nothing leaves");
-	tonic_flow_xoff(tc, 0, false);
+	tonic_flow_xoff(tc, 0, false, 20);
 	run(tc, 3000);
 	for (i = 0; i < T.o.ndesc; i++)
 		if (T.desc[i].flow != 0 || T.desc[i].seg != i)
 			bad++;
-	ok(T.o.ndesc == 64 && !bad, "xoff off: flow 0's window leaves, 0..63 in order (%u)",
+	ok(T.o.ndesc == 20 && !bad, "let go with a credit of 20: 0..19 leave, in order (%u)",
+	   T.o.ndesc);
+	tonic_flow_stats(tc, 0, &st);
+	ok(st.outstanding == 16 && st.highest_sent == 36,
+	   "... then it is held again: 16 wait, 36 generated (%u)", st.highest_sent);
+	tonic_flow_xoff(tc, 0, false, 0);
+	run(tc, 4000);
+	bad = 0;
+	for (i = 0; i < T.o.ndesc; i++)
+		if (T.desc[i].flow != 0 || T.desc[i].seg != 20 + i)
+			bad++;
+	ok(T.o.ndesc == 44 && !bad, "let go without a limit: the window's other 44 leave, 20..63 (%u)",
 	   T.o.ndesc);
 	tonic_core_destroy(tc);
 }

@@ -92,14 +92,14 @@ static void held(const struct tonic_prog_ops *prog)
 	ph_add(ph, 0, &c);
 	ph_push(ph, 0, 1000);
 	ph_run(ph, SETTLE);
-	tonic_flow_xoff(ph->tc, 0, true);
+	tonic_flow_xoff(ph->tc, 0, true, 0);
 	for (s = 1; s <= 10; s++) {
 		ph_ack(ph, 0, s);
 		ph_run(ph, SETTLE);
 	}
 	is(ph_stats(ph, 0).cwnd, 14, "%s: 10 acked while the host holds the flow: cwnd 14, not 20",
 	   prog->name);
-	tonic_flow_xoff(ph->tc, 0, false);
+	tonic_flow_xoff(ph->tc, 0, false, 0);
 	ph_run(ph, SETTLE);
 	for (s = 11; s <= 20; s++) {
 		ph_ack(ph, 0, s);
