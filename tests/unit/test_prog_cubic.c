@@ -281,60 +281,6 @@ static void sack_recovery(void)
 	ph_free(ph);
 }
 
-/*
- * HyStart's delay detection (Linux's hystart_update(), HYSTART_DELAY).  A
- * round trip of slow start acks each segment on its own, with an RTT
- * sample; the path's RTT is 10 ms.  While it stays there slow start
- * doubles cwnd each round.  When samples come 5 ms later (a queue
- * building: more than max(10 ms / 8, 4 ms) above the smallest; 3 ms is
- * not), slow start ends at the cwnd of that moment, ssthresh = cwnd: once
- * HyStart's own round (from the first ACK past what was sent when its
- * last round ended) has 9 such samples, so within this round trip, before
- * cwnd doubles to 160.  Without HyStart it doubled on to the 256 of the
- * window.
- */
-static u32 ss_round(struct ph *ph, u32 rtt_us)
-{
-	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .rtt = (u32)us_to_cycles(PS_10NS, rtt_us) };
-	struct tonic_flow_stats st = ph_stats(ph, 0);
-	u32 s;
-
-	for (s = st.wnd_start + 1; s <= st.highest_sent; s++) {
-		p.cum_ack = s;
-		ph_in(ph, 0, &p);
-		ph_run(ph, 100);
-	}
-	ph_run(ph, us_to_cycles(PS_10NS, rtt_us));
-	return ph_stats(ph, 0).cwnd;
-}
-
-static void hystart(void)
-{
-	struct ph *ph = ph_new_ps(256, PS_10NS);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_cubic);
-	u32 cwnd, i;
-
-	c.init_cwnd = 10;
-	c.rto_cycles = (u32)us_to_cycles(PS_10NS, 1000000);
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 100000);
-	ph_run(ph, 1000);
-	is(ss_round(ph, 10000), 20, "slow start, RTT 10 ms: 10 -> 20");
-	is(ss_round(ph, 10000), 40, "... -> 40");
-	is(ss_round(ph, 13000), 80, "RTT 13 ms, less than 4 ms above: slow start goes on, -> 80");
-	ss_round(ph, 15000);
-	cwnd = ph_stats(ph, 0).cwnd;
-	ok(view(ph)->t.ssthresh > 80 + 9 && view(ph)->t.ssthresh < 160,
-	   "RTT 15 ms: slow start ends within that round trip, ssthresh = cwnd then (%u)",
-	   view(ph)->t.ssthresh);
-	for (i = 0; i < 3; i++)
-		ss_round(ph, 15000);
-	ok(ph_stats(ph, 0).cwnd <= cwnd + 3,
-	   "... and three more rounds grow cwnd by one a round (%u -> %u), not doubling",
-	   cwnd, ph_stats(ph, 0).cwnd);
-	ph_free(ph);
-}
-
 int main(void)
 {
 	math();
@@ -343,6 +289,5 @@ int main(void)
 	timeout();
 	clock_independent();
 	sack_recovery();
-	hystart();
 	return tap_done();
 }

@@ -16,8 +16,8 @@
  *
  * Times are microseconds of the engine's clock (tonic_time_us()), so the
  * curve is the same whatever the cycle length; the cubic is evaluated in
- * milliseconds, like Linux's 1/1024 s.  Slow start ends at ssthresh, at
- * the first loss, or where HyStart sees the queue build (cubic_hystart()).
+ * milliseconds, like Linux's 1/1024 s.  No HyStart: slow start ends at
+ * ssthresh or at the first loss.
  */
 #include "../program.h"
 #include "programs.h"
@@ -33,11 +33,6 @@
 #define CUBIC_EST_SHIFT		16
 /* |t - K| beyond this (ms) gives windows far past any bitmap */
 #define CUBIC_T_MAX		100000
-/* HyStart (Linux's hystart_low_window, HYSTART_MIN_SAMPLES, HYSTART_DELAY_MIN/MAX) */
-#define CUBIC_HYSTART_LOW	16
-#define CUBIC_HYSTART_SAMPLES	8
-#define CUBIC_HYSTART_MIN_US	4000
-#define CUBIC_HYSTART_MAX_US	16000
 
 struct cubic {
 	struct tonic_tcp t;
@@ -46,10 +41,6 @@ struct cubic {
 	u32 rtt_us;		/* smallest RTT sample (Linux's delay_min), 0 = none */
 	u16 w_max;		/* segments: the origin of the cubic */
 	u16 k_ms;		/* K */
-	u32 round_end;		/* HyStart: the round ends when this segment is acked */
-	u16 round_rtt;		/* ... the smallest RTT sample in it, 16 us units */
-	u8 samples;		/* ... how many it had, up to CUBIC_HYSTART_SAMPLES */
-	u8 found;		/* ... and slow start was ended by it */
 };
 
 /* floor(cbrt(a)), bit by bit (Hacker's Delight icbrt): 22 fixed steps. */
@@ -92,49 +83,7 @@ u32 tonic_cubic_w(u32 w_max, u32 k_ms, u32 t_ms)
 
 static void cubic_init(struct tonic_prog_ctx *ctx)
 {
-	struct cubic *ca = ctx->user;
-
-	tonic_tcp_init(ctx, &ca->t);
-	ca->round_end = ctx->wnd_start;
-}
-
-/*
- * HyStart's delay detection (Linux's hystart_update(), HYSTART_DELAY; not
- * its ACK-train test): in slow start from 16 segments on, once a round
- * trip's RTT samples -- the smallest of 8 or more -- are an eighth of the
- * path's smallest RTT (4 to 16 ms) above it, slow start ends at this
- * cwnd.  A queue is building; doubling on until it overflows overshoots
- * by up to a window, lost at once, and where nothing overflows (TCP Small
- * Queues hold the sender) slow start never ends.  Linux's cubic does
- * this; without it an offloaded flow kept doubling next to a kernel one
- * that had stopped, and took the bottleneck.
- */
-static void cubic_hystart(struct tonic_prog_ctx *ctx, struct cubic *ca, u32 rtt_us)
-{
-	u32 r = rtt_us / 16 < 0xffff ? rtt_us / 16 : 0xffff, thresh;
-
-	if (ca->found || ctx->cwnd >= ca->t.ssthresh || ctx->cwnd < CUBIC_HYSTART_LOW)
-		return;
-	if (tonic_after(ctx->wnd_start, ca->round_end)) {
-		ca->round_end = ctx->highest_sent;
-		ca->round_rtt = 0xffff;
-		ca->samples = 0;
-	}
-	if (r < ca->round_rtt)
-		ca->round_rtt = r;
-	if (ca->samples < CUBIC_HYSTART_SAMPLES) {
-		ca->samples++;
-		return;
-	}
-	thresh = ca->rtt_us / 8;
-	if (thresh < CUBIC_HYSTART_MIN_US)
-		thresh = CUBIC_HYSTART_MIN_US;
-	if (thresh > CUBIC_HYSTART_MAX_US)
-		thresh = CUBIC_HYSTART_MAX_US;
-	if (ca->round_rtt * 16U > ca->rtt_us + thresh) {
-		ca->found = 1;
-		ca->t.ssthresh = ctx->cwnd;
-	}
+	tonic_tcp_init(ctx, ctx->user);
 }
 
 /* RFC 9438 4.2-4.5, on new data acked outside recovery. */
@@ -200,14 +149,12 @@ static u32 cubic_ssthresh(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 	u32 ssthresh = tonic_flight(ctx) * CUBIC_BETA / CUBIC_BETA_SCALE;
 
 	ca->epoch_ms = 0;
-	if (ev == TONIC_CE_RTO) {
+	if (ev == TONIC_CE_RTO)
 		ca->w_max = 0;
-		ca->found = 0;		/* a new slow start: HyStart watches it */
-	} else if (ctx->cwnd < ca->w_max) {
+	else if (ctx->cwnd < ca->w_max)
 		ca->w_max = ctx->cwnd * (CUBIC_BETA_SCALE + CUBIC_BETA) / (2 * CUBIC_BETA_SCALE);
-	} else {
+	else
 		ca->w_max = ctx->cwnd;
-	}
 	return ssthresh > 2 ? ssthresh : 2;
 }
 
@@ -227,7 +174,6 @@ static void cubic_incoming(struct tonic_prog_ctx *ctx)
 			rtt = 1;
 		if (!ca->rtt_us || rtt < ca->rtt_us)
 			ca->rtt_us = rtt;
-		cubic_hystart(ctx, ca, rtt);
 	}
 	tonic_tcp_incoming(ctx, &cubic_cc);
 }
