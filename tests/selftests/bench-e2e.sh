@@ -8,7 +8,8 @@
 #   RTT, sch_fq at 50 ms RTT; 1-byte ping-pong p50/p99; 8 and 100
 #   concurrent flows (aggregate, Jain); TCP-friendliness, offloaded vs
 #   kernel reno against the Mathis bound; one offloaded and one cubic flow
-#   sharing a 50 Mb/s bottleneck.
+#   sharing a 50 Mb/s bottleneck, and two kernel cubic flows on it for
+#   the cell's own spread.
 # (busybox awk: a ?: inside printf's arguments must be parenthesised, or
 # its '>' is taken for a redirection.)
 # Prints figures; not a pass/fail timing.  Under TCG every figure is an
@@ -142,15 +143,25 @@ for rtt in 10 50; do
 done
 
 on h1 sysctl -qw net.tonic.program="$prog"
-echo "== sharing a 50 Mbit/s, 10 ms bottleneck: one offloaded flow ($prog) and one cubic flow, 10 s"
+# share CC: flow 1 with CC, flow 2 kernel cubic, at once, 10 s; "g1 g2".
+share() {
+	on h1 $IPERF -c 10.0.0.2 -p 5201 -t 10 -C "$1" -f m 2>/dev/null > /tmp/share.t &
+	on h1 $IPERF -c 10.0.0.2 -p 5202 -t 10 -C cubic -f m 2>/dev/null > /tmp/share.c
+	wait
+	echo "$(receiver_mbps /tmp/share.t) $(receiver_mbps /tmp/share.c)"
+}
+
+# Each run also puts two kernel cubic flows on the same path: the cell's
+# own spread, to read the offload's ratio against.
+echo "== sharing a 50 Mbit/s, 10 ms bottleneck: one offloaded flow ($prog) and one cubic flow, 10 s;"
+echo "   then two kernel cubic flows, for the cell's own spread"
 path "netem rate 50mbit limit 200" "netem delay 10ms"
 i=0
 while [ $i -lt $R ]; do
-	on h1 $IPERF -c 10.0.0.2 -p 5201 -t 10 -C tonic -f m 2>/dev/null > /tmp/share.t &
-	on h1 $IPERF -c 10.0.0.2 -p 5202 -t 10 -C cubic -f m 2>/dev/null > /tmp/share.c
-	wait
-	gt=$(receiver_mbps /tmp/share.t) gc=$(receiver_mbps /tmp/share.c)
-	awk -v t="$gt" -v c="$gc" 'BEGIN { printf "  offload %6.2f  cubic %6.2f  offload/cubic %.2f\n", t, c, (c > 0 ? t / c : 0) }'
+	off=$(share tonic) ker=$(share cubic)
+	awk -v o="$off" -v k="$ker" 'BEGIN { split(o, a, " "); split(k, b, " ")
+		printf "  offload %6.2f  cubic %6.2f  offload/cubic %.2f    cubic %6.2f  cubic %6.2f  first/second %.2f\n",
+			a[1], a[2], (a[2] > 0 ? a[1] / a[2] : 0), b[1], b[2], (b[2] > 0 ? b[1] / b[2] : 0) }'
 	i=$((i + 1))
 done
 path - -
