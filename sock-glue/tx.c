@@ -33,11 +33,12 @@ void tonic_client_desc(void *priv, const struct tonic_desc *d)
 		ctx->ring[(ctx->rhead + ctx->rcount) % TONIC_RING] = *d;
 		ctx->rcount++;
 		kick = !ctx->inline_desc;
-		if (ctx->credit && !--ctx->credit)
-			ctx->xoff = true;	/* spent: the device holds the flow again */
 	} else {
 		ctx->ring_drops++;	/* the device's RTO will resend it */
 	}
+	/* Dropped or not, as the device counted it: both must agree it is held. */
+	if (ctx->credit && !--ctx->credit)
+		ctx->xoff = true;	/* spent: the device holds the flow again */
 	spin_unlock(&ctx->qlock);
 	if (kick)
 		tonic_flow_kick(ctx);
