@@ -102,6 +102,16 @@ static inline void *tonic_flow_user(struct tonic_core *tc, u32 id)
 	return tc->user + (size_t)id * tc->user_stride;
 }
 
+/* Flow @id for a caller's request if it is in use; else NULL, counted. */
+static inline struct tonic_flow *tonic_flow_in_use(struct tonic_core *tc, u32 id)
+{
+	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
+		tc->st.bad_flow++;
+		return NULL;
+	}
+	return &tc->flows[id];
+}
+
 /* core.c */
 void tonic_note(struct tonic_core *tc, u32 flow, u32 type, u32 value);
 void tonic_flow_fail(struct tonic_core *tc, u32 id, u32 why);

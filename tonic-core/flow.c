@@ -93,11 +93,9 @@ int tonic_flow_remove(struct tonic_core *tc, u32 id)
 {
 	struct tonic_flow *f;
 
-	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
-		tc->st.bad_flow++;
+	f = tonic_flow_in_use(tc, id);
+	if (!f)
 		return -ENOENT;
-	}
-	f = &tc->flows[id];
 	tonic_fifo_remove(&tc->active, id);
 	tonic_cr_flush(tc, id);
 	tonic_timer_del(&tc->dd_timers, id);
@@ -110,13 +108,13 @@ int tonic_flow_remove(struct tonic_core *tc, u32 id)
 
 int tonic_flow_set_param(struct tonic_core *tc, u32 id, u32 idx, u32 value)
 {
-	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
-		tc->st.bad_flow++;
+	struct tonic_flow *f = tonic_flow_in_use(tc, id);
+
+	if (!f)
 		return -ENOENT;
-	}
 	if (idx >= TONIC_PROG_PARAMS)
 		return -EINVAL;
-	tc->flows[id].cfg.param[idx] = value;
+	f->cfg.param[idx] = value;
 	return 0;
 }
 
@@ -124,11 +122,9 @@ int tonic_flow_xoff(struct tonic_core *tc, u32 id, bool on, u16 credit)
 {
 	struct tonic_flow *f;
 
-	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
-		tc->st.bad_flow++;
+	f = tonic_flow_in_use(tc, id);
+	if (!f)
 		return -ENOENT;
-	}
-	f = &tc->flows[id];
 	if (on)
 		f->flags |= TF_XOFF;
 	else
@@ -142,11 +138,9 @@ int tonic_push(struct tonic_core *tc, u32 id, u32 tail, u32 last_len)
 {
 	struct tonic_flow *f;
 
-	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
-		tc->st.bad_flow++;
+	f = tonic_flow_in_use(tc, id);
+	if (!f)
 		return -ENOENT;
-	}
-	f = &tc->flows[id];
 	if (f->flags & TF_FAILED)
 		return -EPIPE;
 	if (f->flags & TF_SUB)

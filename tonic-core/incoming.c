@@ -18,10 +18,8 @@ int tonic_incoming(struct tonic_core *tc, u32 id, const struct tonic_pkt *pkt)
 	struct tonic_in_ent *e;
 	u32 slot;
 
-	if (id >= tc->cfg.max_flows || !(tc->flows[id].flags & TF_USED)) {
-		tc->st.bad_flow++;
+	if (!tonic_flow_in_use(tc, id))
 		return -ENOENT;
-	}
 	if (!pkt || pkt->type > TONIC_PKT_GRANT) {
 		tc->st.bad_ack++;
 		return -EINVAL;
