@@ -5,10 +5,10 @@
  * flow -- in slow start, up to twice what the flow could have out.  What
  * else limits it is the application, or the peer's receive window (the
  * glue announces only what fits in it), both as ctx->tail, and the flow's
- * window K.  A cwnd grown past them says nothing about the path: in the
- * guest an offloaded cubic flow held to 227 segments by the receive
- * window grew cwnd to 2048, and W_max with it, and then took a 50 Mbit/s
- * bottleneck from a kernel cubic flow.
+ * window K.  A cwnd grown past them says nothing about the path, and
+ * cubic keeps it as W_max: in the guest an offloaded cubic flow reached
+ * the 2048-segment window with 227 segments out (what held the flight
+ * there was not traced).
  */
 #include "prog_harness.h"
 
