@@ -40,7 +40,7 @@ CORE_HDRS := $(wildcard tonic-core/*.h tonic-core/programs/*.h)
 LIBCORE := $(B)/user/libtonic-core.a
 LIBCORE_ASAN := $(B)/asan/libtonic-core.a
 
-.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma eval-rdma eval-drdma eval-conweave clean clean-debug help
+.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma eval-rdma eval-dcqcn eval-drdma eval-conweave clean clean-debug help
 all: modules user
 
 help:
@@ -63,8 +63,10 @@ help:
 	@echo "               DESTDIR, PREFIX (/usr/local), INSTALL_MOD_DIR (extra)"
 	@echo "  uninstall    remove what install installed (same DESTDIR, PREFIX)"
 	@echo "  bench-rdma   RoCEv2 perftest figures in the guest: rxe vs tonic_rdma.ko (rc, irn)"
-	@echo "  eval-rdma    the RDMA experiments in the guest (DCQCN: N QPs, one bottleneck);"
-	@echo "               plots and tables in Documentation/results/rdma-*; then eval-drdma, eval-conweave"
+	@echo "  eval-rdma    the RDMA experiments in the guest (IRN under loss, IB CC and tenants);"
+	@echo "               plots and tables in Documentation/results/rdma-*; then eval-dcqcn, eval-drdma,"
+	@echo "               eval-conweave"
+	@echo "  eval-dcqcn   DCQCN: N QPs into one RED/ECN bottleneck, how soon they share it (results/rdma-dcqcn.*)"
 	@echo "  eval-drdma   Dynamic RDMA: direct vs dynamic under loss and failed registrations (results/drdma.*)"
 	@echo "  eval-conweave ConWeave: ECMP vs spraying vs ConWeave message times, one path congested (results/conweave.*)"
 	@echo "  ynl-gen      regenerate the uapi header and kernel policies from the YNL spec"

@@ -11,10 +11,15 @@ perftest's average goodput (the median, and min..max; runs that report 0
 left out), its ratio to rxe's median, packets resent per data packet
 dropped, and the client's wall-clock time (median, set-up included).
 
-For each run dcqcn-N: the RED queue's backlog over time, each flow's
-throughput over time (segments of 1 KiB between samples), and a table:
-duration, mean and max backlog, Jain's fairness index of the flows'
-throughput over each whole second, and when it first reached 0.95.
+DCQCN (tests/selftests/eval-dcqcn.sh): for each run dcqcn-N[.R] and
+dcqcn-join[.R], while every flow competed (from the start of the last
+flow to the last sample before one had sent all it would): Jain's fairness
+index of the flows' throughput over the first second, and over every
+window of at least WIN_MS; when the flows became fair for good (the end of
+the first window from which every window has Jain >= 0.95) and the lowest
+index of a window ending after the first second; the RED queue's mean and
+largest backlog. Plots of the first run of each N: the backlog and each
+flow's throughput per window over time.
 
 IB CC: for each mode (fixed CCTI_Increase 1:2:3; tenants of 1, 2, 3 QPs
 with CCTI_Increase 1; the same tenants set by the device), over its runs:
@@ -41,23 +46,46 @@ def jain(xs):
 def load(path):
     runs, summary = OrderedDict(), {}
     for line in open(path, errors="replace"):
-        m = re.search(r"series (dcqcn-\d+) (\d+) (\d+) (.*)", line)
+        m = re.search(r"series (dcqcn-[\w.]+) (\d+) (\d+|-) (.*)", line)
         if m:
             v = [int(x) for x in m.group(4).split()]
-            segs, rates = v[0::3], v[1::3]
-            runs.setdefault(m.group(1), []).append((int(m.group(2)), int(m.group(3)), segs, rates))
+            back = None if m.group(3) == "-" else int(m.group(3))
+            runs.setdefault(m.group(1), []).append((int(m.group(2)), back, v[0::3], v[1::3]))
             continue
-        m = re.search(r"summary (dcqcn-\d+) (red_sent.*)", line)
+        m = re.search(r"summary (dcqcn-[\w.]+) (red_sent.*)", line)
         if m:
             summary[m.group(1)] = m.group(2).strip()
     return runs, summary
 
 
-def per_second(samples):
-    """Each flow's throughput (Mb/s) over each whole second."""
-    out, t0, s0 = [], samples[0][0], samples[0][2]
-    for t, _, segs, _ in samples[1:]:
-        if t - t0 >= 1000 and len(segs) == len(s0):
+WIN_MS = 250
+
+
+def sending(samples):
+    """The samples in which every flow competed -- from the last sample
+    before the last flow to start had sent (or had appeared; a series
+    starts at the last poll that found no flow) to the last before a flow
+    had sent all it would: the window in which one finishes is not a share
+    of the link -- each with its time since that start."""
+    n = max(len(x[2]) for x in samples)
+    full = [x for x in samples if len(x[2]) == n]
+    final = full[-1][2]
+    origin, span = 0, []
+    for x in samples:
+        if len(x[2]) < n or min(x[2]) == 0:
+            origin, span = x[0], []
+        elif any(a >= b for a, b in zip(x[2], final)):
+            break
+        else:
+            span.append((x[0] - origin, x[2]))
+    return span
+
+
+def windows(span, ms):
+    """(end time, each flow's Mb/s) over consecutive windows of >= ms."""
+    out, (t0, s0) = [], span[0]
+    for t, segs in span[1:]:
+        if t - t0 >= ms:
             out.append((t, [(b - a) * SEG_KBIT / (t - t0) for a, b in zip(s0, segs)]))
             t0, s0 = t, segs
     return out
@@ -182,40 +210,49 @@ def main():
         if have_irn:
             return
         sys.exit("eval-rdma-plot: no series in " + sys.argv[1])
-    fig, ax = plt.subplots(2, len(runs), figsize=(6 * len(runs), 7), squeeze=False)
+    firsts = [name for name in runs if "." not in name]
+    fig, ax = plt.subplots(2, len(firsts), figsize=(6 * len(firsts), 7), squeeze=False)
     rows = []
-    for col, (name, s) in enumerate(runs.items()):
-        n = max(len(x[2]) for x in s)
-        full = [x for x in s if len(x[2]) == n]
-        t = [x[0] / 1000.0 for x in s]
-        ax[0][col].plot(t, [x[1] / 1000.0 for x in s])
+    for name, samples in runs.items():
+        span = sending(samples)
+        first = windows(span, 1000)[:1]
+        wins = windows(span, WIN_MS)
+        js = [jain(v) for _, v in wins]
+        fair = None
+        for k in range(len(js)):
+            if all(j >= 0.95 for j in js[k:]):
+                fair = wins[k][0] / 1000.0
+                break
+        late = [j for (t, _), j in zip(wins, js) if t > 1000]
+        back = [x[1] for x in samples if x[1] is not None]
+        rows.append((name, len(span[-1][1]), span[-1][0] / 1000.0,
+                     jain(first[0][1]) if first else float("nan"), fair,
+                     min(late) if late else float("nan"),
+                     sum(back) / len(back) / 1000.0 if back else float("nan"),
+                     max(back) / 1000.0 if back else float("nan"), summary.get(name, "")))
+        if name not in firsts:
+            continue
+        col = firsts.index(name)
+        t0 = samples[0][0]
+        ax[0][col].plot([(x[0] - t0) / 1000.0 for x in samples if x[1] is not None], [b / 1000.0 for b in back])
         ax[0][col].set_title(name + ": RED backlog (KB)")
         ax[0][col].axhline(15, ls=":", c="grey")
         ax[0][col].axhline(45, ls=":", c="grey")
-        for k in range(n):
-            pts = [(b[0], (b[2][k] - a[2][k]) * SEG_KBIT / (b[0] - a[0]))
-                   for a, b in zip(full, full[1:]) if b[0] > a[0]]
-            ax[1][col].plot([p[0] / 1000.0 for p in pts], [p[1] for p in pts], label="QP %d" % (k + 1))
-        ax[1][col].set_title(name + ": throughput per QP (Mb/s)")
-        ax[1][col].set_xlabel("s")
+        for k in range(rows[-1][1]):
+            ax[1][col].plot([t / 1000.0 for t, _ in wins], [v[k] for _, v in wins], label="QP %d" % (k + 1))
+        ax[1][col].set_title("%s: Mb/s per QP, %d ms windows" % (name, WIN_MS))
+        ax[1][col].set_xlabel("s from the start of sending")
         ax[1][col].legend(fontsize="small")
-        secs = per_second(full) if len(full) > 1 else []
-        js = [jain(v) for _, v in secs]
-        first = next(((tt - full[0][0]) / 1000.0 for (tt, _), j in zip(secs, js) if j >= 0.95), None)
-        back = [x[1] for x in s]
-        rows.append((name, n, (s[-1][0] - s[0][0]) / 1000.0, sum(back) / len(back) / 1000.0,
-                     max(back) / 1000.0, min(js) if js else float("nan"),
-                     sum(js) / len(js) if js else float("nan"), first,
-                     summary.get(name, "")))
     fig.tight_layout()
     fig.savefig(outdir + "/rdma-dcqcn.png", dpi=80)
     with open(outdir + "/rdma-dcqcn.txt", "w") as f:
-        f.write("run       QPs  seconds  backlog mean/max KB  Jain per second min/mean  "
-                "first >= 0.95 (s)\n")
+        f.write("run          QPs  shared s  Jain 1st s  fair (>= 0.95) from s  "
+                "Jain min after 1 s  backlog mean/max KB\n")
         for r in rows:
-            f.write("%-9s %3d  %7.1f  %8.1f / %-8.1f  %9.3f / %-9.3f  %s\n" % (
-                r[0], r[1], r[2], r[3], r[4], r[5], r[6],
-                "%.1f" % r[7] if r[7] is not None else "never"))
+            f.write("%-12s %3d  %8.1f  %10.3f  %21s  %18.3f  %7.1f / %.1f\n" % (
+                r[0], r[1], r[2], r[3], "%.2f" % r[4] if r[4] is not None else "never",
+                r[5], r[6], r[7]))
+        f.write("(windows of >= %d ms; Jain 1st s: the first window of >= 1 s)\n" % WIN_MS)
         for r in rows:
             f.write("%s: %s\n" % (r[0], r[8]))
     sys.stdout.write(open(outdir + "/rdma-dcqcn.txt").read())

@@ -25,8 +25,16 @@ bench-rdma: modules user guest-progs
 eval-rdma: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite eval-rdma --timeout 2400 tests/selftests/eval-rdma.sh
 	@/usr/bin/python3 scripts/eval-rdma-plot.py $(B)/qemu/eval-rdma.ktap Documentation/results
+	@$(MAKE) -s --no-print-directory eval-dcqcn
 	@$(MAKE) -s --no-print-directory eval-drdma
 	@$(MAKE) -s --no-print-directory eval-conweave
+
+# DCQCN (issue 14): N QPs into one RED/ECN bottleneck, how soon they share
+# it fairly (Documentation/results/rdma-dcqcn.*); also part of eval-rdma.
+.PHONY: eval-dcqcn
+eval-dcqcn: modules user guest-progs
+	@B=$(B) tests/qemu/run.sh --suite eval-dcqcn --timeout 1200 tests/selftests/eval-dcqcn.sh
+	@/usr/bin/python3 scripts/eval-rdma-plot.py $(B)/qemu/eval-dcqcn.ktap Documentation/results
 
 # Dynamic RDMA (issue 15): direct vs dynamic under loss and failed
 # registrations (Documentation/results/drdma.*); also part of eval-rdma.

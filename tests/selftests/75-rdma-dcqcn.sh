@@ -5,8 +5,11 @@
 #  * program dcqcn: the requests go out ECN-capable, the queue marks them
 #    CE instead of dropping; tonic1 (notification point) answers with CNPs,
 #    tonic0 (reaction point) hands them to the flows, whose rates fall from
-#    line rate to the bottleneck's; the two flows share it fairly (Jain's
-#    index of their segment rates over a second of the transfer).
+#    line rate to the bottleneck's; the two flows share it fairly: Jain's
+#    index of their segment rates at least 0.95 over the second that
+#    begins a second after both sent (issue 14: fair within a second).
+#    The same for a newcomer: one QP alone for 2 s, then a second
+#    ib_write_bw of one QP joins it at line rate.
 #    RED loses at most a tenth of the share of packets it drops of rxe's.
 #  * program rc (no congestion control) in the same bottleneck, five
 #    4 KiB writes per QP: its packets are not ECN-capable, RED marks none, no CNP is
@@ -31,16 +34,60 @@
 P=/sys/module/tonic_rdma/parameters
 
 # wbw NAME SERVERDEV SERVERGID CLIENTDEV CLIENTGID [N [SIZE]]: ib_write_bw,
-# two QPs, N (200) writes of SIZE (64 KiB) per QP (200: about 5 s at
-# 40 Mb/s).  The local ACK timeout
+# $WBW_Q (2) QPs, N (200) writes of SIZE (64 KiB) per QP (200: about 5 s at
+# 40 Mb/s), on port $WBW_PORT (18515).  The local ACK timeout
 # 17 (0.5 s; perftest's default 14 is 67 ms) outlasts the queue's 400 KB
 # at 40 Mb/s (80 ms): a full queue is congestion, not loss.
 wbw() {
-	rdma_run "$1" 240 18515 \
-		"/usr/bin/ib_write_bw -d $2 -x $3 -F -q 2 -s ${7:-65536} -n ${6:-200} -u 17 --report_gbits" \
-		"/usr/bin/ib_write_bw -d $4 -x $5 -F -q 2 -s ${7:-65536} -n ${6:-200} -u 17 --report_gbits $RDMA_B" \
+	_o="-F -q ${WBW_Q:-2} -p ${WBW_PORT:-18515} -s ${7:-65536} -n ${6:-200} -u 17 --report_gbits"
+	rdma_run "$1" 240 ${WBW_PORT:-18515} "/usr/bin/ib_write_bw -d $2 -x $3 $_o" \
+		"/usr/bin/ib_write_bw -d $4 -x $5 $_o $RDMA_B" \
 		> /tmp/$1.out || { cat /tmp/$1.out; return 1; }
-	echo "$1: ${RDMA_SECS}s, ib_write_bw 2 QPs (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)"
+	echo "$1: ${RDMA_SECS}s, ib_write_bw ${WBW_Q:-2} QPs (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)"
+}
+
+# share RES: while the transfer writing RES runs, once two dcqcn flows
+# have sent, sample them (rdma_flows: segs_sent rate_kbps cnps) three
+# times a second apart: S0, S1, S2 at T0, T1, T2 (ms).
+share() {
+	_i=0 S0= S1= S2=
+	while [ $_i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done $1; do
+		if [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
+			S0=$(rdma_flows dcqcn) T0=$(rdma_uptime_ms)
+			sleep 1; S1=$(rdma_flows dcqcn) T1=$(rdma_uptime_ms)
+			sleep 1; S2=$(rdma_flows dcqcn) T2=$(rdma_uptime_ms)
+			return 0
+		fi
+		_i=$((_i + 1))
+		sleep 0.1
+	done
+	return 1
+}
+
+# jain A B MS: between the two flows' samples A and B, MS apart: Jain's
+# index of their segment rates, their Mb/s (1 KiB segments) and the CNPs
+# each got meanwhile.
+jain() {
+	printf '%s\n%s\n' "$1" "$2" | awk -v dt="$3" '
+		NR <= 2 { a[NR] = $1; c[NR] = $3 }
+		NR > 2 { d[NR - 2] = $1 - a[NR - 2]; n[NR - 2] = $3 - c[NR - 2] }
+		END { x = d[1] + d[2]; y = d[1] * d[1] + d[2] * d[2]
+		      printf "%.3f %.1f %.1f %d %d", (y > 0 ? x * x / (2 * y) : 0),
+			     d[1] * 8.192 / dt, d[2] * 8.192 / dt, n[1], n[2] }'
+}
+
+# fair NAME MAXSEGS: the flows of S0..S2 both still below MAXSEGS segments
+# at S2, and Jain's index over the second from S1 to S2 at least 0.95
+# (DCQCN's target: fair within a second of the last flow's start).
+fair() {
+	printf '%s\n%s\n%s\n' "$S0" "$S1" "$S2" | awk -v m=$2 'NR > 4 && $1 >= m { exit 1 }' ||
+		ksft_fail "$1: a flow had finished before the last sample: nothing to compare"
+	[ "$(echo "$S2" | grep -c .)" = 2 ] || ksft_fail "$1: the two flows were not both seen during the transfer"
+	set -- "$1" $(jain "$S0" "$S1" $((T1 - T0))) $(jain "$S1" "$S2" $((T2 - T1)))
+	echo "$1: Jain $2 in the first second (Mb/s $3, $4; CNPs $5, $6), $7 in the next (Mb/s $8, $9; CNPs ${10}, ${11})"
+	awk -v j="$7" 'BEGIN { exit !(j >= 0.95) }' || ksft_fail "$1: Jain's index $7 < 0.95 a second after the start"
+	[ "$5" -gt 0 ] && [ "$6" -gt 0 ] && [ "${10}" -gt 0 ] && [ "${11}" -gt 0 ] ||
+		ksft_fail "$1: a flow got no CNP during a second of the transfer"
 }
 
 $MODPROBE tonic || ksft_fail "modprobe tonic"
@@ -66,31 +113,18 @@ $RDMA link add tonic1 type tonic netdev $RDMA_NETDEV_B || ksft_fail "rdma link a
 rdma_wait_link tonic0 $RDMA_A G0 || ksft_fail "tonic0"
 rdma_wait_link tonic1 $RDMA_B G1 || ksft_fail "tonic1"
 
-# DCQCN.  Once both flows have sent, sample their segments, rates and CNPs
-# twice, a second apart, while they still run.
+# DCQCN: two QPs start together.
 rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
 rdma_bg /tmp/wbw-dcqcn.res wbw wbw-dcqcn tonic1 $G1 tonic0 $G0
-i=0 s0= s1=
-while [ $i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done /tmp/wbw-dcqcn.res; do
-	if [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
-		s0=$(rdma_flows dcqcn); t0=$(rdma_uptime_ms)
-		params=$($TONIC flow show prog dcqcn | grep -c ' param 5000,1000,5000,0,0,0,0,0')
-		OUT=$($TONIC -j flow show prog dcqcn)
-		sleep 1; s1=$(rdma_flows dcqcn); t1=$(rdma_uptime_ms)
-		break
-	fi
-	i=$((i + 1))
-	sleep 0.1
-done
+share /tmp/wbw-dcqcn.res
+params=$($TONIC flow show prog dcqcn | grep -c ' param 5000,1000,5000,0,0,0,0,0')
+OUT=$($TONIC -j flow show prog dcqcn)
 wait
 cat /tmp/wbw-dcqcn.res
 rdma_bg_ok /tmp/wbw-dcqcn.res || ksft_fail "ib_write_bw tonic0 -> tonic1 with dcqcn"
-echo "flows (segs_sent rate_kbps cnps) at t0:"; echo "$s0" | sed 's/^/    /'
-echo "                          $((t1 - t0)) ms later:"; echo "$s1" | sed 's/^/    /'
-[ "$(echo "$s1" | grep -c .)" = 2 ] || ksft_fail "the two dcqcn flows were not both seen during the transfer"
+echo "flows (segs_sent rate_kbps cnps) at T0 and $((T1 - T0)), $((T2 - T0)) ms later:"
+printf '%s\n%s\n%s\n' "$S0" "$S1" "$S2" | sed 's/^/    /'
 assert_eq "both QPs' flows with the device's DCQCN parameters" "$params" 2
-# Each shows its alpha and target rate (the program's get_info): cut from
-# 40 Gb/s, alpha in (0, 1].
 for f in 0 1; do
 	assert_eq "flow $f's program info" \
 		"$(jget "[$f].prog-info[0].name") $(jget "[$f].prog-info[1].name")" "alpha target_kbps"
@@ -102,21 +136,9 @@ done
 echo "tonic0: $(rdma_hw_counters tonic0)"
 echo "tonic1: $(rdma_hw_counters tonic1)"
 $TC -s qdisc show dev $RDMA_NETDEV_A
-# Each QP writes 200 x 64 segments: both must still have been sending.
-printf '%s\n%s\n' "$s0" "$s1" | awk 'NR > 2 && $1 >= 12800 { exit 1 }' ||
-	ksft_fail "a flow had finished before the second sample: nothing to compare"
-# Jain's index of the two flows' segment rates between the samples; each
-# flow's rate was cut below line rate, and CNPs kept coming.
-set -- $(printf '%s\n%s\n' "$s0" "$s1" | awk -v dt="$((t1 - t0))" '
-	NR <= 2 { a[NR] = $1; c[NR] = $3 }
-	NR > 2 { d[NR - 2] = $1 - a[NR - 2]; n[NR - 2] = $3 - c[NR - 2] }
-	END { x = d[1] + d[2]; y = d[1] * d[1] + d[2] * d[2]
-	      printf "%.3f %.1f %.1f %d %d", (y > 0 ? x * x / (2 * y) : 0),
-		     d[1] * 8.192 / dt, d[2] * 8.192 / dt, n[1], n[2] }')
-echo "dcqcn: Jain $1; the flows sent $2 and $3 Mb/s (1 KiB segments) and got $4 and $5 CNPs meanwhile"
-awk -v j="$1" 'BEGIN { exit !(j >= 0.9) }' || ksft_fail "dcqcn: Jain's index $1 < 0.9"
-[ "$4" -gt 0 ] && [ "$5" -gt 0 ] || ksft_fail "dcqcn: a flow got no CNP during the transfer"
-for r in $(printf '%s\n%s\n' "$s0" "$s1" | awk '{ print $2 }'); do
+# Each QP writes 200 x 64 segments.
+fair dcqcn 12800
+for r in $(printf '%s\n%s\n%s\n' "$S0" "$S1" "$S2" | awk '{ print $2 }'); do
 	[ "$r" -lt 1000000 ] || ksft_fail "dcqcn: a running flow's rate is $r kbps: CNPs did not cut it"
 done
 mk=$(rdma_red_stat marked) dd=$(rdma_red_stat dropped) ds=$(rdma_red_stat sent)
@@ -130,6 +152,26 @@ echo "dcqcn: RED sent $ds marked $mk dropped $dd; tonic1 np_ecn_marked $ecn np_c
 # At most one CNP per QP per 50 us: no more than the marked packets.
 [ "$sent" -gt 0 ] && [ "$sent" -le "$ecn" ] || ksft_fail "dcqcn: $sent CNPs for $ecn CE packets"
 [ "$hand" -gt 0 ] && [ $((hand + ign)) -le "$sent" ] || ksft_fail "dcqcn: $hand CNPs handled of $sent sent"
+
+# DCQCN: a newcomer.  One QP sends alone for 2 s, at the bottleneck's rate
+# by then; a second ib_write_bw of one QP joins at line rate.  300 writes
+# each: neither ends within 2 s of the join, even at the link's 40 Mb/s.
+rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
+WBW_Q=1
+rdma_bg /tmp/wbw-first.res wbw wbw-first tonic1 $G1 tonic0 $G0 300
+one_sent() { [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 1 ]; }
+wait_until 60 one_sent || ksft_fail "the first QP did not start"
+sleep 2
+WBW_PORT=18516
+rdma_bg /tmp/wbw-join.res wbw wbw-join tonic1 $G1 tonic0 $G0 300
+share /tmp/wbw-join.res
+wait
+unset WBW_Q WBW_PORT
+cat /tmp/wbw-first.res /tmp/wbw-join.res
+rdma_bg_ok /tmp/wbw-first.res && rdma_bg_ok /tmp/wbw-join.res || ksft_fail "ib_write_bw with a newcomer"
+echo "flows (segs_sent rate_kbps cnps) once both sent and $((T1 - T0)), $((T2 - T0)) ms later:"
+printf '%s\n%s\n%s\n' "$S0" "$S1" "$S2" | sed 's/^/    /'
+fair newcomer 19200
 
 # The same bottleneck without congestion control: nothing ECN-capable.
 # The program parameter is checked when written; "echo" works.

@@ -2,14 +2,7 @@
 # `make eval-rdma`: the RDMA experiments in the guest, as raw series that
 # scripts/eval-rdma-plot.py turns into Documentation/results/rdma-*.
 #
-# DCQCN (issue 14): N QPs (ib_write_bw -q N, 64 KiB writes, 300 / N per
-# QP: the same bytes for every N) tonic0 -> tonic1 through the 40 Mb/s
-# RED/ECN bottleneck of rdma_bottleneck, program dcqcn with the timers of
-# test 75 (program_params 5000,1000,5000,0).  Every ~100 ms while the
-# transfer runs, one line
-#     # series dcqcn-N T_MS BACKLOG_BYTES SEGS_1 RATE_1 ... SEGS_N RATE_N
-# and at the end the RED queue's and the devices' counters.  Figures of
-# an emulated guest: compare runs of one boot, not absolute numbers.
+# DCQCN: tests/selftests/eval-dcqcn.sh (`make eval-dcqcn`).
 #
 # IRN (issue 14), first: ib_write_bw, one QP, 64 KiB writes, with netem
 # loss L on both veth ends (data one way, ACKs the other), L = 0.1, 1 and
@@ -25,7 +18,6 @@
 # IB CC and tenants: see the end.
 # timeout: 2400
 . /tests/rdma-lib.sh
-ITERS=300
 R=${EVAL_RUNS:-3}
 
 $MODPROBE tonic || exit 1
@@ -74,28 +66,6 @@ rdma_wait_link tonic1 $RDMA_B G1 || exit 1
 for p in rc irn; do
 	rdma_program $p 0,0,0,0 || exit 1
 	irn_run $p tonic1 $G1 tonic0 $G0
-done
-rdma_program dcqcn 5000,1000,5000,0 || exit 1
-
-for n in 2 4; do
-	rdma_bottleneck 40mbit || exit 1
-	o="-F -q $n -s 65536 -n $((ITERS / n)) -u 17 --report_gbits"
-	rdma_bg /tmp/dcqcn-$n.res rdma_run dcqcn-$n 600 18515 \
-		"/usr/bin/ib_write_bw -d tonic1 -x $G1 $o" "/usr/bin/ib_write_bw -d tonic0 -x $G0 $o $RDMA_B"
-	t0=
-	while ! rdma_bg_done /tmp/dcqcn-$n.res; do
-		f=$(rdma_flows dcqcn | tr '\n' ' ')
-		if [ -n "$f" ]; then
-			[ -n "$t0" ] || t0=$(rdma_uptime_ms)
-			echo "# series dcqcn-$n $(($(rdma_uptime_ms) - t0)) $(rdma_red_stat backlog) $f"
-		fi
-		sleep 0.1
-	done
-	wait
-	cat /tmp/dcqcn-$n.res
-	echo "# summary dcqcn-$n red_sent $(rdma_red_stat sent) marked $(rdma_red_stat marked) dropped $(rdma_red_stat dropped)"
-	echo "# summary dcqcn-$n tonic0 $(rdma_hw_counters tonic0)"
-	echo "# summary dcqcn-$n tonic1 $(rdma_hw_counters tonic1)"
 done
 rdma_netem_del
 $RDMA link del tonic0
