@@ -238,10 +238,11 @@ def main():
         ax[0][col].set_title(name + ": RED backlog (KB)")
         ax[0][col].axhline(15, ls=":", c="grey")
         ax[0][col].axhline(45, ls=":", c="grey")
+        ax[0][col].set_xlabel("s from the first flow")
         for k in range(rows[-1][1]):
             ax[1][col].plot([t / 1000.0 for t, _ in wins], [v[k] for _, v in wins], label="QP %d" % (k + 1))
         ax[1][col].set_title("%s: Mb/s per QP, %d ms windows" % (name, WIN_MS))
-        ax[1][col].set_xlabel("s from the start of sending")
+        ax[1][col].set_xlabel("s from the last flow's start")
         ax[1][col].legend(fontsize="small")
     fig.tight_layout()
     fig.savefig(outdir + "/rdma-dcqcn.png", dpi=80)
