@@ -57,6 +57,7 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
+	@echo "  bench-pci    the PCIe backend: ring path on the host, driver and offloaded TCP in the guest"
 	@echo "  install      install tonic.ko, tonic_rdma.ko, tonic_drdma.ko (/lib/modules/KVER/extra, depmod),"
 	@echo "               tonic(8) and its man page, tonic-drdma, <linux/tonic.h>, <linux/tonic_nl.h> and"
 	@echo "               <linux/tonic_drdma.h>, the YNL spec (share/ynl/specs);"

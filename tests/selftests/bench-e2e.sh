@@ -16,6 +16,7 @@
 # emulated CPU's: compare the ratios within this run, not the numbers.
 # timeout: 3000
 . /tests/lib.sh
+. /tests/bench-lib.sh
 tonic_load || exit 1
 tonic_hosts 2 || exit 1
 prog=$(on h1 sysctl -n net.tonic.program)
@@ -25,11 +26,6 @@ on h2 $IPERF -s -D -p 5202
 sleep 0.5
 T=${BENCH_SECONDS:-5}
 R=3	# runs per cell; the median is reported
-
-median() { sort -n | awk '{ a[NR] = $1 } END { print NR ? a[int((NR + 1) / 2)] : 0 }'; }
-
-# Busy jiffies of the whole guest: user nice system irq softirq steal.
-busy_jiffies() { awk '/^cpu / { printf "%d\n", $2 + $3 + $4 + $7 + $8 + $9 }' /proc/stat; }
 
 # path H1_QDISC H2_QDISC: h1's egress (data) and h2's (ACKs); "-" is none.
 # Under netem loss h1 sends one segment per skb (gso_max_segs 1, which
@@ -44,35 +40,9 @@ path() {
 	[ "$2" = - ] || $TC -n h2 qdisc replace dev eth0 root $2
 }
 
-# iperf_run CC [SECONDS [PORT [STREAMS]]] -> "goodput_Mbps cpu_s_per_GB"
-iperf_run() {
-	j0=$(busy_jiffies)
-	on h1 $IPERF -c 10.0.0.2 -p ${3:-5201} -t ${2:-$T} -P ${4:-1} -C "$1" -f m \
-		2>/dev/null > /tmp/iperf.out
-	j1=$(busy_jiffies)
-	awk -v j=$((j1 - j0)) -v t=${2:-$T} -v p=${4:-1} '
-		/receiver$/ && (p == 1 || /SUM/) {
-			for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") g = $(i - 1) }
-		END { gb = g * t / 8000; printf "%s %.1f\n", (g ? g : 0), (gb > 0 ? j / 100 / gb : 0) }' \
-		/tmp/iperf.out
-}
-
 # receiver_mbps FILE: the goodput iperf3's receiver reported in FILE.
 receiver_mbps() {
 	awk '/receiver$/ { for (i = 1; i <= NF; i++) if ($i == "Mbits/sec") print $(i - 1) }' "$1"
-}
-
-# cell CC [SECONDS]: the median goodput and CPU/GB of R runs, "g c".
-cell() {
-	_cc=$1 _t=$2
-	: > /tmp/g; : > /tmp/c
-	i=0
-	while [ $i -lt $R ]; do
-		set -- $(iperf_run $_cc $_t)
-		echo "$1" >> /tmp/g; echo "$2" >> /tmp/c
-		i=$((i + 1))
-	done
-	echo "$(median < /tmp/g) $(median < /tmp/c)"
 }
 
 echo "== goodput (Mbit/s) and whole-guest CPU (s per GB), iperf3 h1 -> h2, $T s a run, median of $R"
