@@ -37,7 +37,12 @@ static void tonic_ctx_load(struct tonic_core *tc, u32 id, struct tonic_prog_ctx 
 	ctx->seg_size = f->cfg.seg_size;
 	ctx->wnd_bits = tc->cfg.wnd_bits;
 	ctx->outstanding = f->ring_cnt;
-	ctx->xoff = f->flags & TF_XOFF;
+	/*
+	 * Released with a credit, the flow is still the host's to limit: an
+	 * ACK before the credit is used must not take the announced tail as
+	 * what could be out (tonic_tcp_cwnd_limited()).
+	 */
+	ctx->xoff = (f->flags & TF_XOFF) || f->host_credit;
 	ctx->bytes_sent = f->bytes_since_periodic;
 	ctx->acked = &v->bm[TONIC_BM_ACKED];
 	ctx->rtx_marked = &v->bm[TONIC_BM_MARKED];

@@ -48,7 +48,7 @@ struct tonic_prog_ctx {
 	u32 seg_size;			/* C */
 	u32 wnd_bits;
 	u32 outstanding;		/* addresses generated but not yet transmitted */
-	bool xoff;			/* ... because the host holds them (tonic_flow_xoff()) */
+	bool xoff;			/* the host limits them: holds the flow, or its credit is not spent */
 	u32 bytes_sent;			/* since the last periodic call (for byte counters) */
 	const struct tonic_bitmap *acked;
 	const struct tonic_bitmap *rtx_marked;

@@ -109,6 +109,44 @@ static void held(const struct tonic_prog_ops *prog)
 	ph_free(ph);
 }
 
+/*
+ * Released with a credit (tonic_flow_xoff(): the host has room for that
+ * many segments), the host still limits the flow until it is spent: an
+ * ACK that comes before the credit is used counts only what the host took.
+ * Seen as not held, it let cwnd grow on the whole announced data: in the
+ * guest, at a window of 2048, an offloaded cubic flow's cwnd went 146 ->
+ * 261 with 63-129 segments out, and the pacing rate and TSQ allowance made
+ * of it took a 50 Mbit/s bottleneck from kernel cubic (4.4-11 Mbit/s
+ * left to it).
+ *
+ * 10 out, held, 8 acked: cwnd 14 (as in held()), 2 out.  Released with a
+ * credit of one, the 9th ACK sees 2 out: 14 is not below twice that.
+ */
+static void credited(const struct tonic_prog_ops *prog)
+{
+	struct ph *ph = ph_new(256);
+	struct tonic_flow_cfg c = ph_cfg(prog);
+	u32 s;
+
+	c.init_cwnd = 10;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 1000);
+	ph_run(ph, SETTLE);
+	tonic_flow_xoff(ph->tc, 0, true, 0);
+	for (s = 1; s <= 8; s++) {
+		ph_ack(ph, 0, s);
+		ph_run(ph, SETTLE);
+	}
+	is(ph_stats(ph, 0).cwnd, 14, "%s: 8 acked while held: cwnd 14", prog->name);
+	tonic_flow_xoff(ph->tc, 0, false, 1);
+	ph_ack(ph, 0, 9);
+	ph_run(ph, SETTLE);
+	is(ph_stats(ph, 0).cwnd, 14, "%s: released with a credit of one, an ACK with 2 out: cwnd stays 14",
+	   prog->name);
+	ph_free(ph);
+}
+
 int main(void)
 {
 	validate(&tonic_prog_reno);
@@ -121,5 +159,10 @@ int main(void)
 	held(&tonic_prog_sack);
 	held(&tonic_prog_cubic);
 	held(&tonic_prog_dctcp);
+	credited(&tonic_prog_reno);
+	credited(&tonic_prog_newreno);
+	credited(&tonic_prog_sack);
+	credited(&tonic_prog_cubic);
+	credited(&tonic_prog_dctcp);
 	return tap_done();
 }
