@@ -222,11 +222,31 @@ void tonic_wake(struct sock *sk)
  * only for ACKs of data in its own retransmit queue, which is empty while
  * the device sends, so both would stay at their values of the handshake:
  * sch_fq would pace the flow at ten segments per RTT.  Mirror the device's
- * window into snd_cwnd (ss shows it; TCP starts from it after a handback)
+ * window into snd_cwnd and the program's ssthresh into snd_ssthresh (ss
+ * shows them; TCP starts from them after a handback; with ssthresh left
+ * infinite the flow paced at the slow-start ratio, 200 %, all its life)
  * and set the pacing rate as tcp_update_pacing_rate() does, from the RTT
  * of the ACKs the device got (the handshake's below 1 ms), or from the
  * program's rate when it sends by rate.
  */
+/*
+ * The program's ssthresh, when it shows one (the TCP programs' get_info),
+ * in the socket's MSS: TCP_INFINITE_SSTHRESH while it is the device's
+ * window, the programs' "arbitrarily high" before any congestion.
+ */
+static u32 tonic_ssthresh(const struct tcp_sock *tp, const struct tonic_sk *ctx,
+			  const struct tonic_flow_stats *st)
+{
+	const char *const *names = ctx->prog->info_names;
+
+	if (!(st->state & TONIC_FLOW_INFO) || !names || !names[0] || strcmp(names[0], "ssthresh"))
+		return tp->snd_ssthresh;
+	if (st->prog_info[0] >= ctx->dev->wnd_bits)
+		return TCP_INFINITE_SSTHRESH;
+	return clamp_t(u64, div_u64((u64)st->prog_info[0] * ctx->seg, tp->mss_cache), 2,
+		       tp->snd_cwnd_clamp);
+}
+
 void tonic_pace(struct sock *sk, struct tonic_sk *ctx)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -239,6 +259,7 @@ void tonic_pace(struct sock *sk, struct tonic_sk *ctx)
 	cwnd = clamp_t(u64, div_u64((u64)st.cwnd * ctx->seg, tp->mss_cache), 1,
 		       tp->snd_cwnd_clamp);
 	tcp_snd_cwnd_set(tp, cwnd);
+	tp->snd_ssthresh = tonic_ssthresh(tp, ctx, &st);
 	if (ctx->prog->credit == TONIC_CREDIT_RATE) {
 		rate = (u64)st.rate_kbps * 1000 / 8;
 	} else {

@@ -10,7 +10,8 @@
 #    T, device, flow, device cwnd, bytes acked, segments sent;
 #  - after `tonic sock offload off`: state software, no device figures
 #    (the ULP stays installed, so ss still names it), and every byte
-#    arrives intact.
+#    arrives intact;
+#  - an offloaded socket after losses: ss shows the program's ssthresh.
 # timeout: 180
 . /tests/lib.sh
 tonic_load || ksft_fail "modprobe tonic"
@@ -87,6 +88,32 @@ check "ss still names the ULP (installed until the socket closes)" eval \
 check "the transfer completes intact" wait $c
 cat /tmp/cli.58
 check "the socket was offloaded once" grep -q "attaches 1" /tmp/cli.58
+
+# After losses the program's ssthresh is the socket's (ss -ti shows it, and
+# the pacing rate's ratio follows it): cubic's, the window before the
+# last loss times 0.7, at least 2.  Before, it stayed infinite (ss shows
+# none) and the flow paced at the slow-start ratio all its life.
+echo "== ssthresh after losses"
+tonic_netem h1 delay 5ms loss 2%
+on h2 tonic_xfer -s 6002 > /tmp/srv.58b 2>&1 & s=$!
+i=0
+while ! grep -q listening /tmp/srv.58b 2>/dev/null; do
+	i=$((i + 1)); [ $i -gt 50 ] && ksft_fail "no server"; sleep 0.1
+done
+on h1 tonic_xfer -c 10.0.0.2 6002 150000000 -U > /tmp/cli.58b 2>&1 & c=$!
+i=0
+while :; do
+	ss_line=$(on h1 $SS -tinH state established dst 10.0.0.2:6002 | tr '\n\t' '  ')
+	echo "$ss_line" | grep -q " ssthresh:" && break
+	i=$((i + 1)); [ $i -gt $((50 * TONIC_TIMEOUT_SCALE)) ] && break
+	sleep 0.1
+done
+echo "ss: $ss_line"
+ssth=$(echo "$ss_line" | sed -n 's/.* ssthresh:\([0-9][0-9]*\).*/\1/p')
+check "ss ssthresh ${ssth:-none} of an offloaded socket after losses (>= 2)" test "${ssth:-0}" -ge 2
+check "it is offloaded" eval 'on h1 tonic sock show port 6002 | grep -q "state offloaded"'
+kill $c $s 2>/dev/null
+wait $c $s 2>/dev/null
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 tonic_hosts_del
 exit $KSFT_PASS

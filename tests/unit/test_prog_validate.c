@@ -10,6 +10,8 @@
  * the 2048-segment window with 227 segments out (what held the flight
  * there was not traced).
  */
+#include <string.h>
+
 #include "prog_harness.h"
 
 #define SETTLE	2000
@@ -147,6 +149,40 @@ static void credited(const struct tonic_prog_ops *prog)
 	ph_free(ph);
 }
 
+/*
+ * Each TCP program shows its ssthresh (get_info, "ssthresh"), which the
+ * glue mirrors into the socket as it mirrors cwnd: ss -ti shows it, and
+ * the pacing rate takes tcp_pacing_ss_ratio only below half of it, as
+ * tcp_update_pacing_rate() does.  Without it the socket's ssthresh stayed
+ * infinite and an offloaded flow paced at the slow-start ratio (200 %)
+ * for its whole life: twice kernel TCP's rate and TSQ allowance.  Before
+ * any congestion, the window (wnd_bits); after an ECE, cwnd's cut value.
+ */
+static void info(const struct tonic_prog_ops *prog)
+{
+	struct ph *ph = ph_new(256);
+	struct tonic_flow_cfg c = ph_cfg(prog);
+	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = 1, .flags = TONIC_PKT_F_ECE };
+	struct tonic_flow_stats st;
+
+	ok(prog->info_names && !strcmp(prog->info_names[0], "ssthresh"),
+	   "%s: shows \"ssthresh\" first", prog->name);
+	c.init_cwnd = 10;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 1000);
+	ph_run(ph, SETTLE);
+	st = ph_stats(ph, 0);
+	ok((st.state & TONIC_FLOW_INFO) && st.prog_info[0] == 256,
+	   "%s: ssthresh before any congestion: the window, 256 (%u)", prog->name, st.prog_info[0]);
+	ph_in(ph, 0, &p);
+	ph_run(ph, SETTLE);
+	st = ph_stats(ph, 0);
+	ok(st.prog_info[0] < 10 && st.prog_info[0] == st.cwnd,
+	   "%s: after an ECE, ssthresh %u = cwnd %u, below 10", prog->name, st.prog_info[0], st.cwnd);
+	ph_free(ph);
+}
+
 int main(void)
 {
 	validate(&tonic_prog_reno);
@@ -164,5 +200,10 @@ int main(void)
 	credited(&tonic_prog_sack);
 	credited(&tonic_prog_cubic);
 	credited(&tonic_prog_dctcp);
+	info(&tonic_prog_reno);
+	info(&tonic_prog_newreno);
+	info(&tonic_prog_sack);
+	info(&tonic_prog_cubic);
+	info(&tonic_prog_dctcp);
 	return tap_done();
 }

@@ -204,6 +204,13 @@ static u32 tonic_reno_ssthresh(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 	return half > 2 ? half : 2;
 }
 
+const char *const tonic_tcp_info_names[] = { "ssthresh", NULL };
+
+void tonic_tcp_get_info(const void *user, u32 *vals)
+{
+	vals[0] = ((const struct tonic_tcp *)user)->ssthresh;
+}
+
 const struct tonic_tcp_cc tonic_reno_cc = {
 	.cong_avoid	= tonic_reno_cong_avoid,
 	.ssthresh	= tonic_reno_ssthresh,

@@ -92,6 +92,15 @@ struct tonic_tcp_cc {
 };
 
 extern const struct tonic_tcp_cc tonic_reno_cc;
+
+/*
+ * What a TCP program shows (ss -ti shows it of kernel TCP): ssthresh, in
+ * segments, the window before any congestion.  The glue mirrors it into
+ * the socket with cwnd.  Every TCP program's state begins with its
+ * struct tonic_tcp.
+ */
+extern const char *const tonic_tcp_info_names[];
+void tonic_tcp_get_info(const void *user, u32 *vals);
 void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
 
 u32 tonic_flight(const struct tonic_prog_ctx *ctx);
