@@ -267,7 +267,12 @@ static int tp_flow_stats(struct tonic_dev *dev, u32 flow, struct tonic_flow_stat
 	st->credit = r.credit;
 	st->outstanding = r.outstanding;
 	st->last_rtt = r.last_rtt;
-	st->state = r.state;
+	/*
+	 * Only the bits the register defines (device-spec.rst): a device that
+	 * claimed TONIC_FLOW_INFO would have its zeros shown as the
+	 * program's values (it did: "ssthresh 0").
+	 */
+	st->state = r.state & (TONIC_FLOW_FAILED | TONIC_FLOW_SUB_BURST);
 	return 0;
 }
 

@@ -220,7 +220,8 @@ static void dm_fstat(struct dm *dm, uint32_t flow)
 	r->credit = st.credit;
 	r->outstanding = st.outstanding;
 	r->last_rtt = st.last_rtt;
-	r->state = st.state;
+	/* The register has no room for the program's values: no TONIC_FLOW_INFO. */
+	r->state = st.state & (TONIC_FLOW_FAILED | TONIC_FLOW_SUB_BURST);
 	r->epoch = dm->epoch[flow];
 	r->valid = 1;
 }
