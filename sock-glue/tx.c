@@ -217,19 +217,6 @@ void tonic_wake(struct sock *sk)
 }
 
 /*
- * The device decides the window; the qdisc and the socket's own
- * accounting must see it.  Kernel TCP updates snd_cwnd and sk_pacing_rate
- * only for ACKs of data in its own retransmit queue, which is empty while
- * the device sends, so both would stay at their values of the handshake:
- * sch_fq would pace the flow at ten segments per RTT.  Mirror the device's
- * window into snd_cwnd and the program's ssthresh into snd_ssthresh (ss
- * shows them; TCP starts from them after a handback; with ssthresh left
- * infinite the flow paced at the slow-start ratio, 200 %, all its life)
- * and set the pacing rate as tcp_update_pacing_rate() does, from the RTT
- * of the ACKs the device got (the handshake's below 1 ms), or from the
- * program's rate when it sends by rate.
- */
-/*
  * The program's ssthresh, when it shows one (the TCP programs' get_info),
  * in the socket's MSS: TCP_INFINITE_SSTHRESH while it is the device's
  * window, the programs' "arbitrarily high" before any congestion.
@@ -247,6 +234,19 @@ static u32 tonic_ssthresh(const struct tcp_sock *tp, const struct tonic_sk *ctx,
 		       tp->snd_cwnd_clamp);
 }
 
+/*
+ * The device decides the window; the qdisc and the socket's own
+ * accounting must see it.  Kernel TCP updates snd_cwnd and sk_pacing_rate
+ * only for ACKs of data in its own retransmit queue, which is empty while
+ * the device sends, so both would stay at their values of the handshake:
+ * sch_fq would pace the flow at ten segments per RTT.  Mirror the device's
+ * window into snd_cwnd and the program's ssthresh into snd_ssthresh (ss
+ * shows them; TCP starts from them after a handback; with ssthresh left
+ * infinite the flow paced at the slow-start ratio, 200 %, all its life)
+ * and set the pacing rate as tcp_update_pacing_rate() does, from the RTT
+ * of the ACKs the device got (the handshake's below 1 ms), or from the
+ * program's rate when it sends by rate.
+ */
 void tonic_pace(struct sock *sk, struct tonic_sk *ctx)
 {
 	struct tcp_sock *tp = tcp_sk(sk);

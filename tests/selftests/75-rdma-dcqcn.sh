@@ -46,13 +46,16 @@ wbw() {
 	echo "$1: ${RDMA_SECS}s, ib_write_bw ${WBW_Q:-2} QPs (bytes iters peak avg msgrate): $(perftest_figure /tmp/$1.client)"
 }
 
+# sending: how many dcqcn flows have sent a segment.
+sending() { rdma_flows dcqcn | awk '$1 > 0' | grep -c .; }
+
 # share RES: while the transfer writing RES runs, once two dcqcn flows
 # have sent, sample them (rdma_flows: segs_sent rate_kbps cnps) three
 # times a second apart: S0, S1, S2 at T0, T1, T2 (ms).
 share() {
 	_i=0 S0= S1= S2=
 	while [ $_i -lt $((600 * TONIC_TIMEOUT_SCALE)) ] && ! rdma_bg_done $1; do
-		if [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 2 ]; then
+		if [ "$(sending)" = 2 ]; then
 			S0=$(rdma_flows dcqcn) T0=$(rdma_uptime_ms)
 			sleep 1; S1=$(rdma_flows dcqcn) T1=$(rdma_uptime_ms)
 			sleep 1; S2=$(rdma_flows dcqcn) T2=$(rdma_uptime_ms)
@@ -159,7 +162,7 @@ echo "dcqcn: RED sent $ds marked $mk dropped $dd; tonic1 np_ecn_marked $ecn np_c
 rdma_bottleneck 40mbit || ksft_fail "bottleneck qdiscs"
 WBW_Q=1
 rdma_bg /tmp/wbw-first.res wbw wbw-first tonic1 $G1 tonic0 $G0 300
-one_sent() { [ "$(rdma_flows dcqcn | awk '$1 > 0' | grep -c .)" = 1 ]; }
+one_sent() { [ "$(sending)" = 1 ]; }
 wait_until 60 one_sent || ksft_fail "the first QP did not start"
 sleep 2
 WBW_PORT=18516

@@ -22,11 +22,6 @@
 . /tests/rdma-lib.sh
 R=${EVAL_RUNS:-3}
 
-uptime_ms() {
-	read -r _u _ < /proc/uptime
-	echo $((${_u%.*} * 1000 + 1${_u#*.}0 - 1000))
-}
-
 $MODPROBE tonic || exit 1
 rdma_pair || exit 1
 $MODPROBE tonic_rdma || exit 1
@@ -49,10 +44,10 @@ dcqcn_run() {
 	j=/tmp/$1.join.res
 	: > $j
 	[ -n "${4:-}" ] || echo "rc 0" > $j
-	t0= k=0 te=$(uptime_ms) joined=${4:+no}
+	t0= k=0 te=$(rdma_uptime_ms) joined=${4:+no}
 	while ! rdma_bg_done /tmp/$1.res || ! rdma_bg_done $j; do
 		f=$(rdma_flows dcqcn | tr '\n' ' ')
-		t=$(uptime_ms)
+		t=$(rdma_uptime_ms)
 		[ -n "$f" ] || te=$t
 		[ -n "$f" ] || continue
 		[ -n "$t0" ] || t0=$te

@@ -300,8 +300,11 @@ rdma_flows() {
 		END { out() }'
 }
 
+# /proc/uptime in ms (10 ms resolution), without a fork: eval-dcqcn.sh
+# samples with it as often as it can.
 rdma_uptime_ms() {
-	awk '{ printf "%d", $1 * 1000 }' /proc/uptime
+	read -r _u _ < /proc/uptime
+	echo $((${_u%.*} * 1000 + 1${_u#*.}0 - 1000))
 }
 
 # rdma_program PROG PARAMS: tonic_rdma loaded, new RC QPs' flows run PROG
