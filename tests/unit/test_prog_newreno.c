@@ -261,6 +261,27 @@ static void coalesced_sack(void)
 	ph_free(ph);
 }
 
+/*
+ * RFC 6582 3.2 (2)'s "recover" check is for losses an earlier recovery or
+ * RTO already repaired.  An ECE cut sets `recover` too (one cut per
+ * window), but repairs nothing: three dupacks after it are a new loss,
+ * retransmitted at once and without a second cut (Linux's CWR state).
+ */
+static void loss_after_ecn_cut(void)
+{
+	struct ph *ph = sixty_segments();
+	struct tonic_pkt ece = { .type = TONIC_PKT_ACK, .cum_ack = 1, .flags = TONIC_PKT_F_ECE };
+
+	ph_in(ph, 0, &ece);
+	ph_run(ph, SETTLE);
+	is(ph_stats(ph, 0).cwnd, 4, "ECE: cwnd 10 -> flight 9 / 2 = 4");
+	ph_mark(ph);
+	dupacks(ph, 1, 3);
+	ok(ph_seg_sent(ph, 0, 1) == 1, "third dupack in the cut window: 1 resent");
+	is(ph_stats(ph, 0).cwnd, 4 + 3, "cwnd = the ECE's ssthresh 4 + 3, not cut again");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	coalesced_sack();
@@ -268,5 +289,6 @@ int main(void)
 	partial_ack_timer();
 	timeout();
 	end_to_end();
+	loss_after_ecn_cut();
 	return tap_done();
 }

@@ -497,6 +497,39 @@ static void reordered(void)
 	ph_free(ph);
 }
 
+/*
+ * A loss in the window an ECE already cut (RFC 3168 6.1.2: "at most once
+ * per window", which is about the cut, not the repair).  Window of 10,
+ * 0 acked with ECE: ssthresh = cwnd = flight 9 / 2 = 4, `recover` the
+ * highest segment sent.  Then 1 is lost and 2..4 are SACKed: resent at
+ * once, and the window is not cut a second time -- Linux's CWR state
+ * enters recovery without a new ssthresh (tcp_enter_recovery() in a cwnd
+ * reduction).  Taken for the echo of a loss an RTO had handled, the hole
+ * waited 200 ms for the timer.
+ */
+static void loss_after_ecn_cut(void)
+{
+	struct ph *ph = sack_flow(10, 100);
+	struct tonic_pkt ece = { .type = TONIC_PKT_ACK, .cum_ack = 1, .flags = TONIC_PKT_F_ECE };
+	u32 cut;
+
+	ph_in(ph, 0, &ece);
+	ph_run(ph, SETTLE);
+	cut = ph_stats(ph, 0).cwnd;
+	is(cut, 4, "ECE: cwnd 10 -> flight 9 / 2 = 4");
+	ph_mark(ph);
+	ph_sack(ph, 0, 1, 2, 3);
+	ph_sack(ph, 0, 1, 2, 4);
+	ph_sack(ph, 0, 1, 2, 5);
+	ph_run(ph, SETTLE);
+	ok(ph_seg_sent(ph, 0, 1) == 1, "3 SACKed above 1 in the cut window: 1 resent at once");
+	is(ph_stats(ph, 0).prog_info[0], cut, "... and ssthresh not cut again");
+	ph_ack(ph, 0, ph_stats(ph, 0).highest_sent);
+	ph_run(ph, SETTLE);
+	is(ph_stats(ph, 0).cwnd, cut, "recovery over: cwnd = the ECE's ssthresh %u", cut);
+	ph_free(ph);
+}
+
 int main(void)
 {
 	holes();
@@ -512,5 +545,6 @@ int main(void)
 	late_acks_probe();
 	lost_rtx_small_window();
 	reordered();
+	loss_after_ecn_cut();
 	return tap_done();
 }

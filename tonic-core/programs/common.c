@@ -265,11 +265,17 @@ void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
 	}
 }
 
-/* A loss or an ECE: ssthresh from @cc, remember `recover`, flag CWR. */
+/*
+ * A loss or an ECE: ssthresh from @cc, remember `recover`, flag CWR.  A
+ * loss in the window an ECE already cut is repaired without a second cut,
+ * as Linux enters recovery from its CWR state (tcp_enter_recovery()).
+ */
 void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 			      const struct tonic_tcp_cc *cc, enum tonic_cong_event ev)
 {
-	t->ssthresh = cc->ssthresh(ctx, t, ev);
+	if (!tonic_tcp_in_cwr(ctx, t))
+		t->ssthresh = cc->ssthresh(ctx, t, ev);
+	t->cwr = ev == TONIC_CE_ECN;
 	t->recover = ctx->highest_sent;
 	t->in_recovery = TONIC_REC_FAST;
 	t->cwnd_cnt = 0;
@@ -357,6 +363,7 @@ void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const st
 	t->ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
 	t->recover = ctx->highest_sent;
 	t->in_recovery = 0;
+	t->cwr = 0;
 	t->dupacks = 0;
 	t->cwnd_cnt = 0;
 	ctx->cwnd = 1;

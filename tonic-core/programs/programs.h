@@ -60,6 +60,7 @@ struct tonic_tcp {
 	u8 in_recovery:2;	/* 0, or TONIC_REC_* */
 	u8 sack:1;		/* the peer SACKs: RFC 6675 recovery (tonic_tcp_incoming()) */
 	u8 undo_ss:1;		/* that recovery began in slow start, which its undo resumes */
+	u8 cwr:1;		/* `recover` ends a window an ECE cut: a loss in it is repaired, not cut */
 };
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */
@@ -124,6 +125,12 @@ u8 tonic_tcp_dupack(struct tonic_tcp *t);
 u32 tonic_tcp_slow_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
 void tonic_tcp_open(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked,
 		    const struct tonic_tcp_cc *cc);
+/* An ECE cut this window of data, and nothing has been lost in it yet. */
+static inline bool tonic_tcp_in_cwr(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	return t->cwr && tonic_before(ctx->wnd_start, t->recover);
+}
+
 void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 			      const struct tonic_tcp_cc *cc, enum tonic_cong_event ev);
 void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter,

@@ -419,7 +419,7 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	if (t->dupacks < sack_thresh(ctx) && !probe_sacked &&
 	    tonic_bm_count(ctx->acked, 1, hi) < sack_thresh(ctx))
 		return;
-	if (tonic_before(ctx->wnd_start, t->recover))
+	if (tonic_before(ctx->wnd_start, t->recover) && !tonic_tcp_in_cwr(ctx, t))
 		return;		/* echo of a loss handled by an RTO */
 	sack_enter_recovery(ctx, t, cc);
 }
