@@ -530,6 +530,39 @@ static void loss_after_ecn_cut(void)
 	ph_free(ph);
 }
 
+/*
+ * 0..5 acked, 6..9 out, nothing left to send; 6 and 7 went in one GSO
+ * skb that a qdisc dropped whole, and 8 too: only 9 arrives, SACKed.  One
+ * SACK is short of DupThresh and of early retransmit's two, and no
+ * further ACK will come.  The probe timeout would resend the last segment,
+ * 9 -- SACKed, so nothing goes out and the hole waits for the RTO (seen
+ * in the guest: ECN marks with 1 % loss, 3 to 10 RTOs per 4 MB where
+ * kernel TCP had none).  A segment SACKed above the hole was sent after
+ * it: RACK's rule (RFC 8985 6.2) calls the hole lost, and with its
+ * reordering window long past (PTO > 10 ms) recovery starts there.
+ */
+static void probe_sacked_tail(void)
+{
+	struct ph *ph = sack_flow(10, 10);
+	u32 seg;
+
+	for (seg = 2; seg <= 6; seg += 2)
+		ack_rtt(ph, seg, 1000);
+	sack_rtt(ph, 6, 9, 10, 1000);
+	ph_mark(ph);
+	ph_run(ph, 1250000);
+	ok(ph_seg_sent(ph, 0, 6) == 1, "by the probe timeout (12 ms): 9 SACKed above 6..8, 6 resent");
+	is(ph_seg_sent(ph, 0, 9), 0, "... not 9, which arrived");
+	for (seg = 7; seg <= 8; seg++) {
+		sack_rtt(ph, seg, 9, 10, 1000);
+		ok(ph_seg_sent(ph, 0, seg) == 1, "by the ACK of %u, %u was resent", seg, seg);
+	}
+	ack_rtt(ph, 10, 1000);
+	is(ph_stats(ph, 0).segs_rtx, 3, "6, 7 and 8 once each");
+	is(ph_stats(ph, 0).timeouts, 1, "no RTO: the one expiry was the probe timer's");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	holes();
@@ -546,5 +579,6 @@ int main(void)
 	lost_rtx_small_window();
 	reordered();
 	loss_after_ecn_cut();
+	probe_sacked_tail();
 	return tap_done();
 }

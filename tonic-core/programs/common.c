@@ -356,7 +356,7 @@ bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct
 void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
 {
 	if (t->rto.tlp & TONIC_TLP_ARMED) {
-		tonic_sack_probe_timeout(ctx);
+		tonic_sack_probe_timeout(ctx, cc);
 		return;
 	}
 	t->rto.tlp &= ~TONIC_TLP_OUT;

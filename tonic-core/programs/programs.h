@@ -164,7 +164,7 @@ void tonic_dcqcn_get_info(const struct tonic_dcqcn *d, u32 *vals);
 /* NewReno's (newreno.c) and RFC 6675's (sack.c) loss recovery around the window growth of @cc. */
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
-void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx);
+void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 /* The one of the two Linux's TCP would use: RFC 6675 once the peer SACKs. */
 void tonic_tcp_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 

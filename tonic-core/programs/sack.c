@@ -268,6 +268,12 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 	t->in_recovery = TONIC_REC_RESCUED;
 }
 
+/* Not for the echo of a loss an RTO handled (its go-back-N resends it). */
+static bool sack_may_enter(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	return !tonic_before(ctx->wnd_start, t->recover) || tonic_tcp_in_cwr(ctx, t);
+}
+
 /*
  * Step (4): "RecoveryPoint = HighData", "ssthresh = cwnd = (FlightSize /
  * 2)", retransmit HighACK + 1 "and set both HighRxt and RescueRxt" to it
@@ -343,15 +349,27 @@ static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  * the flight as lost cost a burst of needless retransmissions and a cut.
  * The RTO runs from here.  What the probe's ACK says is sack_probe_acked().
  */
-void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx)
+void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc)
 {
 	struct tonic_tcp *t = ctx->user;
+	u32 hi = tonic_flight(ctx);
 
 	t->rto.tlp &= ~TONIC_TLP_ARMED;
 	ctx->rto = t->rto.base;
 	ctx->rearm_rto = true;
-	if (!tonic_flight(ctx) || t->in_recovery)
+	if (!hi || t->in_recovery)
 		return;
+	/*
+	 * Something above the first hole was SACKed, too little for
+	 * DupThresh: sent after the hole, and arrived a PTO ago -- far past
+	 * RACK's reordering window (RFC 8985 6.2, a quarter of min RTT) --
+	 * so the hole is lost.  The probe, the last segment, may be the
+	 * SACKed one itself, which segment generation would skip: recover.
+	 */
+	if (tonic_bm_count(ctx->acked, 1, hi) && sack_may_enter(ctx, t)) {
+		sack_enter_recovery(ctx, t, cc);
+		return;
+	}
 	tonic_mark_rtx(ctx, ctx->highest_sent - 1, ctx->highest_sent);
 	t->rtx_hi = (u16)(ctx->highest_sent - 1);
 	t->rto.tlp |= TONIC_TLP_OUT;
@@ -419,9 +437,8 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	if (t->dupacks < sack_thresh(ctx) && !probe_sacked &&
 	    tonic_bm_count(ctx->acked, 1, hi) < sack_thresh(ctx))
 		return;
-	if (tonic_before(ctx->wnd_start, t->recover) && !tonic_tcp_in_cwr(ctx, t))
-		return;		/* echo of a loss handled by an RTO */
-	sack_enter_recovery(ctx, t, cc);
+	if (sack_may_enter(ctx, t))
+		sack_enter_recovery(ctx, t, cc);
 }
 
 /*
