@@ -563,6 +563,27 @@ static void probe_sacked_tail(void)
 	ph_free(ph);
 }
 
+/*
+ * An ACK of everything out releases the next flight: the probe timer must
+ * be armed for it, as Linux arms it after sending (tcp_schedule_loss_probe()
+ * from tcp_write_xmit()).  Armed only for what was out when the ACK came
+ * -- nothing -- a flight lost whole (one GSO skb dropped by a qdisc) waited
+ * for the RTO: the rest of the guest's RTOs under marks and 1 % drops.
+ */
+static void probe_after_full_ack(void)
+{
+	struct ph *ph = sack_flow(4, 8);
+
+	ph_mark(ph);
+	ack_rtt(ph, 4, 1000);
+	is(ph_count(ph, 0, 0), 4, "0..3 acked: 4..7 go out, nothing left");
+	ph_mark(ph);
+	ph_run(ph, 1250000);
+	is(ph_count(ph, 0, 1), 1, "all of them lost: a probe by the PTO (12 ms) ...");
+	ok(ph_seg_sent(ph, 0, 7) == 1, "... the last segment, 7");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	holes();
@@ -580,5 +601,6 @@ int main(void)
 	reordered();
 	loss_after_ecn_cut();
 	probe_sacked_tail();
+	probe_after_full_ack();
 	return tap_done();
 }

@@ -320,12 +320,25 @@ static void sack_rtt(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  */
 #define TONIC_TLP_MIN_US	10000
 
+/*
+ * Segments out once this event's are sent: the flight, or as far as cwnd
+ * and the announced data reach.  An ACK of everything out leaves a flight
+ * of 0 that its own new segments fill right after.
+ */
+static u32 sack_out_next(const struct tonic_prog_ctx *ctx)
+{
+	u32 hi = tonic_flight(ctx), avail = ctx->tail - ctx->wnd_start;
+	u32 w = ctx->cwnd < avail ? ctx->cwnd : avail;
+
+	return w > hi ? w : hi;
+}
+
 static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	bool armed = t->rto.tlp & TONIC_TLP_ARMED;
 	u64 pto = tonic_us_cycles(ctx, t->rto.srtt * 32ULL + TONIC_TLP_MIN_US);
 
-	if (!t->in_recovery && tonic_flight(ctx) >= 2 && !(t->rto.tlp & TONIC_TLP_OUT) &&
+	if (!t->in_recovery && sack_out_next(ctx) >= 2 && !(t->rto.tlp & TONIC_TLP_OUT) &&
 	    (t->rto.tlp & TONIC_TLP_RTT) && !t->rto.backoff && pto < t->rto.base) {
 		/* Restart it only where the RTO would restart: progress, or newly armed. */
 		if (!armed || ctx->rearm_rto) {
