@@ -584,6 +584,45 @@ static void probe_after_full_ack(void)
 	ph_free(ph);
 }
 
+/*
+ * A retransmission lost again, with only other retransmissions after it.
+ * 0..3 of ten lost, 4..9 SACKed: recovery resends 0, 1, 2, 3 in that
+ * order.  0's retransmission is lost too; 1's arrives, and the receiver
+ * puts the block holding it first (RFC 2018).  1 was resent after 0, so
+ * 0's resend was lost (RACK's rule, RFC 8985 6.2, which compares
+ * transmission times, retransmissions included): 0 goes again at once.
+ * Only new data sent after the last retransmission counted before, and
+ * there was none: 0 waited for the RTO (the rest of test 56's RTOs).
+ */
+static void two_blocks(struct ph *ph, u32 cum, u32 s0, u32 e0, u32 s1, u32 e1)
+{
+	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = cum, .nsack = 2 };
+
+	p.sack[0].start = s0;
+	p.sack[0].end = e0;
+	p.sack[1].start = s1;
+	p.sack[1].end = e1;
+	ph_in(ph, 0, &p);
+	ph_run(ph, SETTLE);
+}
+
+static void rtx_overtaken(void)
+{
+	struct ph *ph = sack_flow(10, 10);
+
+	ph_sack(ph, 0, 0, 4, 10);
+	ph_run(ph, SETTLE);
+	ok(ph_seg_sent(ph, 0, 0) == 2 && ph_seg_sent(ph, 0, 3) == 2, "0..3 lost: all resent");
+	ph_mark(ph);
+	two_blocks(ph, 0, 1, 2, 4, 10);
+	ok(ph_seg_sent(ph, 0, 0) == 1, "1's retransmission SACKed, 0 still missing: 0 resent");
+	is(ph_count(ph, 0, 1), 1, "... and nothing else");
+	ph_mark(ph);
+	two_blocks(ph, 0, 1, 3, 4, 10);
+	is(ph_count(ph, 0, 1), 0, "2's arrives too: 0's second resend is newer, nothing more");
+	ph_free(ph);
+}
+
 int main(void)
 {
 	holes();
@@ -602,5 +641,6 @@ int main(void)
 	loss_after_ecn_cut();
 	probe_sacked_tail();
 	probe_after_full_ack();
+	rtx_overtaken();
 	return tap_done();
 }

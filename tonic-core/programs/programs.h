@@ -61,6 +61,7 @@ struct tonic_tcp {
 	u8 sack:1;		/* the peer SACKs: RFC 6675 recovery (tonic_tcp_incoming()) */
 	u8 undo_ss:1;		/* that recovery began in slow start, which its undo resumes */
 	u8 cwr:1;		/* `recover` ends a window an ECE cut: a loss in it is repaired, not cut */
+	u8 remarked:1;		/* sack.c: holes resent again out of order in this recovery */
 };
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */

@@ -92,6 +92,23 @@ static u32 sack_off16(const struct tonic_prog_ctx *ctx, u16 seg16)
 }
 
 /*
+ * This duplicate ACK SACKed a segment resent after the first hole's
+ * retransmission: the receiver reports the block holding the segment that
+ * made it send the ACK first (RFC 2018), and every unSACKed segment in
+ * (wnd_start, rtx_next) was resent after wnd_start was.  An ACK that
+ * SACKed nothing new (a duplicate arrival) says nothing.
+ */
+static bool sack_rtx_overtaken(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	const struct tonic_pkt *p = ctx->pkt;
+
+	if (!p->nsack || ctx->wnd_start != ctx->old_wnd_start || !ctx->new_acked)
+		return false;
+	return tonic_after(p->sack[0].start, ctx->wnd_start) &&
+	       !tonic_after(p->sack[0].end, t->rtx_next);
+}
+
+/*
  * A retransmission lost again.  RFC 6675 leaves it to the RTO; RACK (RFC
  * 8985 6.2) calls a segment lost once one sent after it was delivered,
  * and in recovery Linux gives that no reordering window until it has seen
@@ -100,18 +117,31 @@ static u32 sack_off16(const struct tonic_prog_ctx *ctx, u16 seg16)
  * of this recovery, so one SACKed there while the first hole, already
  * resent, is still missing means that resend was lost: HighRxt goes back
  * to the hole, and rule (1) resends every hole still lost, pipe counting
- * them out again.
+ * them out again.  A segment resent after the hole and SACKed
+ * (sack_rtx_overtaken()) says the same of the resends before it.
  */
 static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	u32 hi = tonic_flight(ctx);
 	u32 newer = sack_off16(ctx, t->rtx_hi);
 
-	if (!tonic_after(t->rtx_next, ctx->wnd_start) || newer >= hi ||
-	    !tonic_bm_count(ctx->acked, newer, hi))
+	if (!tonic_after(t->rtx_next, ctx->wnd_start))
 		return;
-	t->rtx_next = ctx->wnd_start;
-	t->rtx_hi = (u16)ctx->highest_sent;
+	if (newer < hi && tonic_bm_count(ctx->acked, newer, hi)) {
+		t->rtx_next = ctx->wnd_start;
+		t->rtx_hi = (u16)ctx->highest_sent;
+		t->remarked = 0;
+	} else if (!t->remarked && sack_rtx_overtaken(ctx, t)) {
+		/*
+		 * Only what was resent before the SACKed segment is lost; what
+		 * went after it is still on its way.  Each resend replaces a
+		 * lost one in pipe.  These resends are newer than everything
+		 * below rtx_next, which therefore tells no more about them.
+		 */
+		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->pkt->sack[0].start);
+		t->rtx_hi = (u16)ctx->highest_sent;
+		t->remarked = 1;
+	}
 }
 
 /* The engine's clock in ms, low 16 bits (rtx_ms). */
@@ -283,6 +313,7 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 				const struct tonic_tcp_cc *cc)
 {
 	t->undo_ss = ctx->cwnd < t->ssthresh;
+	t->remarked = 0;
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 	t->rtx_ms = sack_ms(ctx);
 	t->rtx_next = ctx->wnd_start;
