@@ -64,13 +64,7 @@ void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_c
 		newreno_new_ack(ctx, t, acked, cc);
 		return;
 	}
-	/*
-	 * 3.2 (2): dupacks for data sent before the last recovery or RTO are
-	 * echoes of losses already handled; do not cut the window again.  An
-	 * ECE's cut repaired nothing: a loss after it is a new one.
-	 */
-	tonic_tcp_dupack_event(ctx, t, !tonic_before(ctx->wnd_start, t->recover) ||
-			       tonic_tcp_in_cwr(ctx, t), cc);
+	tonic_tcp_dupack_event(ctx, t, tonic_tcp_may_enter(ctx, t), cc);
 }
 
 static void newreno_incoming(struct tonic_prog_ctx *ctx)

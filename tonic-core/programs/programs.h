@@ -132,6 +132,16 @@ static inline bool tonic_tcp_in_cwr(const struct tonic_prog_ctx *ctx, const stru
 	return t->cwr && tonic_before(ctx->wnd_start, t->recover);
 }
 
+/*
+ * Whether a loss may start a recovery: not for data sent before the last
+ * recovery or RTO (RFC 6582 3.2 (2): echoes of losses already handled),
+ * but after an ECE's cut, which repaired nothing.
+ */
+static inline bool tonic_tcp_may_enter(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	return !tonic_before(ctx->wnd_start, t->recover) || tonic_tcp_in_cwr(ctx, t);
+}
+
 void tonic_tcp_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 			      const struct tonic_tcp_cc *cc, enum tonic_cong_event ev);
 void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool may_enter,

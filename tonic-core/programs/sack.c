@@ -298,12 +298,6 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 	t->in_recovery = TONIC_REC_RESCUED;
 }
 
-/* Not for the echo of a loss an RTO handled (its go-back-N resends it). */
-static bool sack_may_enter(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
-{
-	return !tonic_before(ctx->wnd_start, t->recover) || tonic_tcp_in_cwr(ctx, t);
-}
-
 /*
  * Step (4): "RecoveryPoint = HighData", "ssthresh = cwnd = (FlightSize /
  * 2)", retransmit HighACK + 1 "and set both HighRxt and RescueRxt" to it
@@ -410,7 +404,7 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 	 * so the hole is lost.  The probe, the last segment, may be the
 	 * SACKed one itself, which segment generation would skip: recover.
 	 */
-	if (tonic_bm_count(ctx->acked, 1, hi) && sack_may_enter(ctx, t)) {
+	if (tonic_bm_count(ctx->acked, 1, hi) && tonic_tcp_may_enter(ctx, t)) {
 		sack_enter_recovery(ctx, t, cc);
 		return;
 	}
@@ -481,7 +475,7 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	if (t->dupacks < sack_thresh(ctx) && !probe_sacked &&
 	    tonic_bm_count(ctx->acked, 1, hi) < sack_thresh(ctx))
 		return;
-	if (sack_may_enter(ctx, t))
+	if (tonic_tcp_may_enter(ctx, t))
 		sack_enter_recovery(ctx, t, cc);
 }
 
