@@ -16,6 +16,7 @@
  *   offload.c                          attach, hand back to TCP, failover,
  *                                      the per-flow work
  *   sendbuf.c carve.c tx.c ack.c       the bytes, the segments, the ACKs
+ *   rtt.c                              their round trip, for the socket
  *   ../driver                          the device
  *
  * Who owns the bytes: while attached, [head, tail) are ours and TCP's own
@@ -52,6 +53,7 @@
 #define TONIC_RING		512	/* descriptors queued between device and tx: two windows of 256 */
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
 #define TONIC_TAP_SLOTS		8	/* ACKs seen at the tap, waiting for TCP's verdict */
+#define TONIC_STAMPS		TONIC_RING	/* send times kept, by segment number (rtt.c) */
 
 enum tonic_sk_bit {
 	TONIC_WORK_QUEUED,
@@ -109,7 +111,6 @@ struct tonic_sk {
 	u64 base_off, ttail;
 	u32 peer_right;			/* right edge of the peer's receive window (seq) */
 	u32 last_ack;			/* last cumulative ack fed to the device (seq) */
-	u32 srtt_us;			/* smoothed RTT of the committed ACKs, 0: none yet */
 	bool wnd_blocked;
 	/*
 	 * Highest offset this flow (this device, since attach or failover) has
@@ -119,6 +120,11 @@ struct tonic_sk {
 	u64 flow_sent_hi, rebase_to;
 	struct tonic_tap_slot tap[TONIC_TAP_SLOTS];
 	u32 tap_head, tap_count;
+
+	/* Under the socket's lock or ownership (rtt.c). */
+	struct tonic_stamp {
+		u32 seg, us;
+	} *stamps;
 
 	/* Under ctx->qlock: handed over by the device. */
 	spinlock_t qlock;
@@ -259,6 +265,12 @@ void tonic_ca_take(struct sock *sk, struct tonic_sk *ctx);
 void tonic_ca_restore(struct sock *sk, struct tonic_sk *ctx);
 int tonic_acktap_register(void);
 void tonic_acktap_unregister(void);
+
+/* rtt.c */
+void tonic_rtt_reset(struct tonic_sk *ctx);
+void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx);
+void tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_pkt *pkt,
+		      bool advanced, long ts_ms);
 
 /* stats.c */
 int tonic_stats_init(void);

@@ -122,6 +122,11 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 		if (!ctx->ring)
 			return -ENOMEM;
 	}
+	if (!ctx->stamps) {
+		ctx->stamps = kvmalloc_array(TONIC_STAMPS, sizeof(*ctx->stamps), GFP_KERNEL);
+		if (!ctx->stamps)
+			return -ENOMEM;
+	}
 	tonic_flow_cfg(sk, ctx, &fcfg);
 
 	spin_lock_bh(&ctx->lock);
@@ -129,6 +134,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->seg = fcfg.seg_size;
 	ctx->base_seg = ctx->tail_seg = 0;
 	ctx->base_off = ctx->ttail = 0;
+	tonic_rtt_reset(ctx);
 	ctx->peer_right = tcp_wnd_end(tp);
 	ctx->last_ack = tp->snd_una;
 	ctx->wnd_blocked = false;
@@ -377,6 +383,7 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev)
 	spin_lock_bh(&ctx->lock);
 	ctx->base_off = ctx->ttail = ctx->head;
 	ctx->base_seg = ctx->tail_seg = 0;
+	tonic_rtt_reset(ctx);
 	ctx->wnd_blocked = false;
 	/* What earlier devices sent stays sent: acks up to it re-base again. */
 	ctx->flow_sent_hi = ctx->head;

@@ -173,6 +173,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	if (after(seq + len, tp->snd_nxt))
 		WRITE_ONCE(tp->snd_nxt, seq + len);
 	/* Before queue_xmit: on veth the peer's ack can come back inside it. */
+	tonic_rtt_stamp(ctx, d->seg, 1 + more, d->flags & TONIC_DESC_RTX);
 	if (off + len > ctx->flow_sent_hi)
 		WRITE_ONCE(ctx->flow_sent_hi, off + len);
 	/*
@@ -244,8 +245,8 @@ static u32 tonic_ssthresh(const struct tcp_sock *tp, const struct tonic_sk *ctx,
  * shows them; TCP starts from them after a handback; with ssthresh left
  * infinite the flow paced at the slow-start ratio, 200 %, all its life)
  * and set the pacing rate as tcp_update_pacing_rate() does, from the RTT
- * of the ACKs the device got (the handshake's below 1 ms), or from the
- * program's rate when it sends by rate.
+ * of the device's segments (rtt.c), or from the program's rate when it
+ * sends by rate.
  */
 void tonic_pace(struct sock *sk, struct tonic_sk *ctx)
 {
@@ -263,7 +264,7 @@ void tonic_pace(struct sock *sk, struct tonic_sk *ctx)
 	if (ctx->prog->credit == TONIC_CREDIT_RATE) {
 		rate = (u64)st.rate_kbps * 1000 / 8;
 	} else {
-		srtt = ctx->srtt_us ? ctx->srtt_us << 3 : tp->srtt_us;
+		srtt = tp->srtt_us;
 		rate = (u64)tp->mss_cache * ((USEC_PER_SEC / 100) << 3);
 		rate *= cwnd < tp->snd_ssthresh / 2 ?
 			READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_pacing_ss_ratio) :

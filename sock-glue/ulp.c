@@ -35,6 +35,7 @@ void tonic_sk_put(struct tonic_sk *ctx)
 	tonic_program_put(ctx->prog);
 	xa_destroy(&ctx->pages);
 	kvfree(ctx->ring);
+	kvfree(ctx->stamps);
 	call_rcu(&ctx->rcu, tonic_sk_free_rcu);
 }
 

@@ -11,7 +11,8 @@
 #  - after `tonic sock offload off`: state software, no device figures
 #    (the ULP stays installed, so ss still names it), and every byte
 #    arrives intact;
-#  - an offloaded socket after losses: ss shows the program's ssthresh.
+#  - an offloaded socket after losses: ss shows the program's ssthresh;
+#  - its round trip (rtt, minrtt) follows the path's, as a kernel socket's.
 # timeout: 180
 . /tests/lib.sh
 tonic_load || ksft_fail "modprobe tonic"
@@ -114,6 +115,45 @@ check "ss ssthresh ${ssth:-none} of an offloaded socket after losses (>= 2)" tes
 check "it is offloaded" eval 'on h1 tonic sock show port 6002 | grep -q "state offloaded"'
 kill $c $s 2>/dev/null
 wait $c $s 2>/dev/null
+
+# The round trip: ss shows the path's for an offloaded socket as for a
+# kernel one (rtt, minrtt).  Kernel TCP measures it on its own retransmit
+# queue, empty while the device sends: before, an offloaded socket showed
+# the handshake's for its whole life.  Both connect over 40 ms, then the
+# path drops to 2 ms while they send; both must follow it down.
+echo "== rtt after the path changed"
+tonic_netem h1 delay 1ms
+tonic_netem h2 delay 40ms
+on h2 tonic_xfer -s 6003 -D 2 > /tmp/srv.58c 2>&1 & s1=$!
+on h2 tonic_xfer -s 6004 -D 2 > /tmp/srv.58d 2>&1 & s2=$!
+i=0
+while ! grep -q listening /tmp/srv.58c 2>/dev/null || ! grep -q listening /tmp/srv.58d 2>/dev/null; do
+	i=$((i + 1)); [ $i -gt 50 ] && ksft_fail "no server"; sleep 0.1
+done
+on h1 tonic_xfer -c 10.0.0.2 6003 150000000 -U > /tmp/cli.58c 2>&1 & c1=$!
+on h1 tonic_xfer -c 10.0.0.2 6004 150000000 > /tmp/cli.58d 2>&1 & c2=$!
+# rtt_of PORT: "rtt minrtt" in whole ms, from ss -ti
+rtt_of() {
+	_l=$(on h1 $SS -tinH state established dst 10.0.0.2:$1 | tr '\n\t' '  ')
+	echo "ss $1: $_l" >&2
+	echo "$_l" | sed -n 's/.* rtt:\([0-9]*\)[.0-9]*\/.* minrtt:\([0-9]*\).*/\1 \2/p'
+}
+sleep 2
+set -- $(rtt_of 6003); o_rtt0=${1:-0}
+set -- $(rtt_of 6004); k_rtt0=${1:-0}
+check "offloaded rtt $o_rtt0 ms, kernel $k_rtt0 ms: both >= 40 on the 40 ms path" \
+	eval '[ "$o_rtt0" -ge 40 ] && [ "$k_rtt0" -ge 40 ]'
+tonic_netem h2 delay 2ms
+sleep 3
+set -- $(rtt_of 6003); o_rtt=${1:-999}; o_min=${2:-999}
+set -- $(rtt_of 6004); k_rtt=${1:-999}; k_min=${2:-999}
+check "kernel socket follows the path: rtt $k_rtt, minrtt $k_min ms < 20" \
+	eval '[ "$k_rtt" -lt 20 ] && [ "$k_min" -lt 20 ]'
+check "offloaded socket follows it too: rtt $o_rtt, minrtt $o_min ms < 20" \
+	eval '[ "$o_rtt" -lt 20 ] && [ "$o_min" -lt 20 ]'
+check "it is offloaded" eval 'on h1 tonic sock show port 6003 | grep -q "state offloaded"'
+kill $c1 $c2 $s1 $s2 2>/dev/null
+wait $c1 $c2 $s1 $s2 2>/dev/null
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 tonic_hosts_del
 exit $KSFT_PASS

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The round trip of the device's segments.
+ *
+ * Kernel TCP measures the RTT on its retransmit queue (the send time of
+ * each skb, tcp_clean_rtx_queue()), which is empty while the device sends:
+ * srtt, rttvar, min_rtt and the RTO of an offloaded socket stayed the
+ * handshake's, for ss -ti, for the pacing rate and TSO sizing (tx.c), and
+ * for TCP after a handback.  So the glue stamps every segment it transmits
+ * with its send time (a slot per segment number, modulo the ring; a slot
+ * taken over by a later segment only costs that sample), and an ACK takes
+ * its sample as tcp_ack_update_rtt() does: from the newest segment it newly
+ * acks, else from the newest it newly SACKs, never from a retransmitted one
+ * (Karn), else from the timestamp echo (whole ms).  The sample feeds the
+ * socket's own estimator fields.  The device's program gets the echo's
+ * age itself (ack.c): its undo test (RFC 3522) asks which transmission
+ * of a resent hole the ACK answers, which only the echo tells.
+ *
+ * Under the socket's lock or ownership: tonic_xmit() and the ACK commit.
+ */
+#include <net/tcp.h>
+#include "glue.h"
+
+/* A slot's time is odd: 0 marks "no sample" (retransmitted, or taken). */
+#define TONIC_STAMP_NONE	0
+
+void tonic_rtt_reset(struct tonic_sk *ctx)
+{
+	if (ctx->stamps)
+		memset(ctx->stamps, 0, TONIC_STAMPS * sizeof(*ctx->stamps));
+}
+
+/* Segments @seg .. @seg + @n - 1 go out now; a retransmission gives no sample. */
+void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx)
+{
+	u32 us = rtx ? TONIC_STAMP_NONE : (u32)tcp_clock_us() | 1;
+
+	if (!ctx->stamps)
+		return;
+	while (n--) {
+		struct tonic_stamp *s = &ctx->stamps[seg % TONIC_STAMPS];
+
+		s->seg = seg++;
+		s->us = us;
+	}
+}
+
+/* The send time of segment @seg, taken (one sample per transmission); -1: none. */
+static long tonic_rtt_take(struct tonic_sk *ctx, u32 seg, u32 now)
+{
+	struct tonic_stamp *s;
+	long us;
+
+	if (!ctx->stamps)
+		return -1;
+	s = &ctx->stamps[seg % TONIC_STAMPS];
+	if (s->seg != seg || s->us == TONIC_STAMP_NONE)
+		return -1;
+	us = (u32)(now - s->us);
+	s->us = TONIC_STAMP_NONE;
+	return us;
+}
+
+/*
+ * min_rtt over tcp_min_rtt_wlen, as tcp_update_rtt_min() keeps it.  Its
+ * windowed filter, minmax_running_min(), is not exported: a new minimum,
+ * or a window past its age, restarts the filter at this sample (the
+ * filter's second-best candidates are not kept).
+ */
+static void tonic_rtt_min(struct sock *sk, u32 us)
+{
+	u32 wlen = READ_ONCE(sock_net(sk)->ipv4.sysctl_tcp_min_rtt_wlen) * HZ;
+	struct minmax *m = &tcp_sk(sk)->rtt_min;
+	u32 now = tcp_jiffies32;
+
+	if (us <= minmax_get(m) || now - m->s[0].t > wlen)
+		minmax_reset(m, now, us);
+}
+
+/*
+ * RFC 6298 in kernel TCP's fixed point (srtt_us x 8, mdev_us x 4), so that
+ * tcp_info and TCP after a handback read them as their own; rttvar no
+ * lower than the RTO floor and the RTO as tcp_set_rto() makes them.
+ */
+static void tonic_rtt_estimate(struct sock *sk, long us)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	long m = us;
+
+	tonic_rtt_min(sk, us ? : jiffies_to_usecs(1));
+	if (tp->srtt_us) {
+		m -= tp->srtt_us >> 3;
+		tp->srtt_us = max_t(long, 1, (long)tp->srtt_us + m);
+		m = abs(m) - (tp->mdev_us >> 2);
+		tp->mdev_us += m;
+	} else {
+		tp->srtt_us = max_t(long, 1, m << 3);
+		tp->mdev_us = m << 1;
+	}
+	tp->rttvar_us = max(tp->mdev_us, tcp_rto_min_us(sk));
+	inet_csk(sk)->icsk_rto = __tcp_set_rto(tp);
+	tcp_bound_rto(sk);
+}
+
+/*
+ * Take the RTT sample of the ACK TCP accepted, @pkt as the device will see
+ * it (cumulative ack and SACK blocks in segments), into the socket.
+ * @advanced: it newly acks data; @ts_ms: its timestamp echo's age, or -1.
+ */
+void tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_pkt *pkt,
+		      bool advanced, long ts_ms)
+{
+	u32 now = (u32)tcp_clock_us();
+	long us = -1;
+
+	if (advanced && !(pkt->flags & TONIC_PKT_F_NO_CUM))
+		us = tonic_rtt_take(ctx, pkt->cum_ack - 1, now);
+	if (us < 0 && pkt->nsack)
+		us = tonic_rtt_take(ctx, pkt->sack[0].end - 1, now);
+	if (us < 0 && advanced && ts_ms >= 0)
+		us = (ts_ms ? : 1) * USEC_PER_MSEC;
+	if (us >= 0)
+		tonic_rtt_estimate(sk, us);
+}
