@@ -131,6 +131,8 @@
 	X(rebases, REBASES,						\
 	  "Flows re-based on a cumulative ACK beyond what their device sent.") \
 	X(push_refused, PUSH_REFUSED,					\
-	  "Segment announcements the device refused; TCP sends those bytes instead.")
+	  "Segment announcements the device refused; TCP sends those bytes instead.") \
+	X(tx_congested, TX_CONGESTED,					\
+	  "Transmissions the host's qdisc dropped or marked congested (NET_XMIT_DROP, _CN); the program cut the window, once per window, as kernel TCP's CWR does.")
 
 #endif /* _TONIC_COUNTERS_H */

@@ -92,6 +92,7 @@ struct tonic_sk {
 	bool fin_pending;		/* shutdown(SHUT_WR): TCP's FIN after the flow's bytes */
 	bool t_expired;
 	bool t_armed;
+	bool congested;			/* the qdisc refused a segment (tx.c) */
 	const struct tonic_prog_ops *prog;
 	/* The socket's own congestion control while ours stands in (ack.c). */
 	const struct tcp_congestion_ops *orig_ca;

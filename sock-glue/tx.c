@@ -182,6 +182,10 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	 * second time after the first send already handed it to the peer.
 	 */
 	err = icsk->icsk_af_ops->queue_xmit(sk, skb, &inet->cork.fl);
+	if (err > 0) {
+		ctx->congested = true;
+		TONIC_INC(tx_congested);
+	}
 	err = net_xmit_eval(err);
 	trace_tonic_sock_xmit(sk, ctx->flow, seq, len, 1 + more, d->flags & TONIC_DESC_RTX, err);
 	if (err)
@@ -378,8 +382,28 @@ static void tonic_xoff(struct sock *sk, struct tonic_sk *ctx, bool on, u32 max_l
 	tonic_inline(ctx, false, false);
 }
 
+/*
+ * The qdisc refused a segment, or took it and said it is congested
+ * (NET_XMIT_DROP, _CN): kernel TCP enters CWR then (tcp_transmit_skb()),
+ * so the device's program cuts its window as for an ECE, once per window.
+ * Without it a flow whose qdisc drops grew on as if the segments had left
+ * the host.  A dropped segment is lost to the device, which recovers it as
+ * any loss (kernel TCP would send the same skb again later).
+ */
+static void tonic_tx_congested(struct tonic_sk *ctx)
+{
+	struct tonic_pkt pkt = { .type = TONIC_PKT_CNP };
+
+	ctx->congested = false;
+	spin_lock_bh(&ctx->lock);
+	/* A device whose input is full drops it: the next refusal says it again. */
+	if (ctx->attached)
+		ctx->dev->ops->incoming(ctx->dev, ctx->flow, &pkt);
+	spin_unlock_bh(&ctx->lock);
+}
+
 /* With the socket owned: transmit the descriptors the device handed over. */
-void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
+static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 {
 	u32 mss = tcp_sk(sk)->mss_cache, more, len, max_len;
 	struct tonic_desc d;
@@ -435,4 +459,11 @@ void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
 	}
 	if (budget < 0)
 		tonic_flow_kick(ctx);
+}
+
+void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx)
+{
+	tonic_tx_ring_send(sk, ctx);
+	if (ctx->congested)
+		tonic_tx_congested(ctx);
 }

@@ -17,7 +17,8 @@
 # ECN on its retransmitted SYNs (tcp_ecn_fallback=0), and each run checks
 # that the sender's last SYN offered it.
 # Then 1 % drops on top of the marks: the offload may take no more RTOs
-# than kernel cubic on the same path (within noise).
+# than kernel cubic on the same path (within noise).  Last, h1's own qdisc
+# refuses segments: the device's program hears of it, as kernel TCP does.
 # timeout: 300
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -127,6 +128,43 @@ echo "== marks and 1 % drops, 3 x 4 MB each: RTOs kernel cubic $krto, offload $o
 [ $orto -le $((3 * (krto + 3))) ] ||
 	ksft_fail "the offload took $orto RTOs where kernel cubic took $krto"
 $TC -n h2 qdisc del dev eth0 ingress
+
+# The host's own qdisc refuses segments: netem on h1 at 10 Mbit/s with
+# room for 8 packets drops what overflows it (NET_XMIT_DROP), and kernel
+# TCP enters CWR at each refusal (tcp_transmit_skb() -> tcp_enter_cwr()).
+# The glue tells the device (a CNP), whose program cuts its window as for
+# an ECE.  Checked: kernel cubic and the offload each deliver every byte;
+# the glue counted the offload's refusals (tx_congested, at least the
+# qdisc's drops in that run) and the offloaded flow's device took them
+# (its cnps counter, read while the transfer runs).
+echo "== the host's qdisc refuses segments"
+tonic_netem h1 rate 10mbit limit 8
+qdrops() { $TC -n h1 -s qdisc show dev eth0 | sed -n 's/.*dropped \([0-9]*\).*/\1/p' | head -n 1; }
+on h1 sysctl -qw net.ipv4.tcp_congestion_control=cubic
+d0=$(qdrops)
+xfer h1 h2 10.0.0.2 3000000 || ksft_fail "cubic transfer through a refusing qdisc"
+echo "kernel cubic: h1's qdisc dropped $(($(qdrops) - d0))"
+d0=$(qdrops) c0=$(glue_stat tx_congested)
+xfer_server h2 7300 /tmp/srv.56r
+srv=$XFER_SRV_PID
+on h1 tonic_xfer -c 10.0.0.2 7300 3000000 -U -i > /tmp/cli.56r 2>&1 & cli=$!
+cnps=0 i=0
+while kill -0 $cli 2>/dev/null && [ $i -lt $((300 * TONIC_TIMEOUT_SCALE)) ]; do
+	set -- $(on h1 tonic sock show port 7300 | sed -n 's/.* dev \([a-z0-9]*\) flow \([0-9]*\).*/\1 \2/p')
+	if [ $# = 2 ]; then
+		n=$(on h1 tonic -j flow show dev "$1" id "$2" 2>/dev/null | sed -n 's/.*"cnps":\([0-9]*\).*/\1/p')
+		[ "${n:-0}" -gt $cnps ] && cnps=$n
+	fi
+	i=$((i + 1)); sleep 0.1
+done
+wait $cli || { cat /tmp/cli.56r; ksft_fail "offloaded transfer through a refusing qdisc"; }
+kill $srv 2>/dev/null; wait $srv 2>/dev/null
+grep -q "attaches 1" /tmp/cli.56r || ksft_fail "the transfer was not offloaded"
+d=$(($(qdrops) - d0)) c=$(($(glue_stat tx_congested) - c0))
+echo "offload: h1's qdisc dropped $d, the glue counted $c refusals, the flow's device $cnps CNPs"
+[ $d -gt 0 ] || ksft_fail "the qdisc dropped nothing of the offload's: the check is vacuous"
+[ $c -ge $d ] || ksft_fail "the glue counted $c refusals of $d drops"
+[ $cnps -gt 0 ] || ksft_fail "the device heard of no refusal"
 $TC -n h1 qdisc del dev eth0 root
 echo "== summary$summary"
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"

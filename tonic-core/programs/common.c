@@ -329,11 +329,15 @@ void tonic_tcp_dupack_event(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, boo
 
 /*
  * RFC 3168 6.1.2: an ECE halves the window once per window of data, as a
- * loss would, but retransmits nothing.  Returns true when it acted.
+ * loss would, but retransmits nothing.  So does a CNP, the host's word
+ * that its own qdisc refused a segment: Linux's tcp_enter_cwr() on
+ * NET_XMIT_DROP or _CN.  Returns true when it acted.
  */
 bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
 {
-	if (!(ctx->pkt->flags & TONIC_PKT_F_ECE) || t->in_recovery ||
+	if (!(ctx->pkt->flags & TONIC_PKT_F_ECE) && ctx->pkt->type != TONIC_PKT_CNP)
+		return false;
+	if (t->in_recovery ||
 	    tonic_before(ctx->wnd_start, t->recover))
 		return false;
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_ECN);

@@ -58,6 +58,8 @@ void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_c
 	struct tonic_tcp *t = ctx->user;
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
 
+	if (ctx->pkt->type == TONIC_PKT_CNP)
+		tonic_tcp_ecn(ctx, t, cc);
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	if (acked) {

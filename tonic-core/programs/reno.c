@@ -20,6 +20,8 @@ static void reno_incoming(struct tonic_prog_ctx *ctx)
 	/* Cumulative progress only: Reno ignores SACK blocks if the peer sends them. */
 	u32 acked = ctx->wnd_start - ctx->old_wnd_start;
 
+	if (ctx->pkt->type == TONIC_PKT_CNP)
+		tonic_tcp_ecn(ctx, t, &tonic_reno_cc);
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	if (acked) {

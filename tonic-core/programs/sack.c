@@ -488,6 +488,8 @@ void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *
 {
 	struct tonic_tcp *t = ctx->user;
 
+	if (ctx->pkt->type == TONIC_PKT_CNP)
+		tonic_tcp_ecn(ctx, t, cc);
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	sack_rtt(ctx, t);
