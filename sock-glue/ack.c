@@ -116,8 +116,9 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	u32 ack = tp->snd_una, right = tcp_wnd_end(tp);
 	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, decided = false, wnd_update, found;
 	struct tonic_tap_slot t;
-	long ts_ms = -1;
-	s64 a;
+	long ts_ms = -1, us;
+	u32 first;
+	s64 a, from;
 	int i, err;
 
 	if (!ctx)
@@ -189,18 +190,18 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 		/* TCP has taken the socket's tsoffset off the echo already. */
 		u32 ms = tcp_time_stamp_raw() - tp->rx_opt.rcv_tsecr;
 
-		/*
-		 * 0 ms is a sample too, "under one tick": one cycle says so to
-		 * programs, for which 0 means none (the probe timeout needs
-		 * to know an RTT was measured).
-		 */
-		if (ms < 60000) {
+		if (ms < 60000)
 			ts_ms = ms;
-			pkt.rtt = (u32)clamp_t(u64, div_u64((u64)ms * NSEC_PER_MSEC * 1000,
-						  ctx->dev->cycle_ps), 1, U32_MAX);
-		}
 	}
-	tonic_rtt_sample(sk, ctx, &pkt, after(ack, ctx->last_ack), ts_ms);
+	/* The first segment the ACK newly acks, for Karn's rule (rtt.c). */
+	from = tonic_seq_off(ctx, ctx->last_ack);
+	first = from < 0 ? ctx->base_seg : tonic_off_seg(ctx, from, false);
+	us = tonic_rtt_sample(sk, ctx, &pkt, a >= 0 && after(ack, ctx->last_ack) ? &first : NULL,
+			      ts_ms);
+	/* A sample under one cycle is one: to programs 0 means none. */
+	if (us >= 0)
+		pkt.rtt = (u32)clamp_t(u64, div_u64((u64)us * 1000000, ctx->dev->cycle_ps),
+				       1, U32_MAX);
 	/*
 	 * A device whose input is full drops the ack: last_ack stays, so the
 	 * next one (or the peer's answer to a retransmission) carries it.

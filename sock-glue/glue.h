@@ -270,8 +270,8 @@ void tonic_acktap_unregister(void);
 /* rtt.c */
 void tonic_rtt_reset(struct tonic_sk *ctx);
 void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx);
-void tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_pkt *pkt,
-		      bool advanced, long ts_ms);
+long tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_pkt *pkt,
+		      const u32 *first, long ts_ms);
 
 /* stats.c */
 int tonic_stats_init(void);

@@ -9,20 +9,20 @@
  * for TCP after a handback.  So the glue stamps every segment it transmits
  * with its send time (a slot per segment number, modulo the ring; a slot
  * taken over by a later segment only costs that sample), and an ACK takes
- * its sample as tcp_ack_update_rtt() does: from the newest segment it newly
- * acks, else from the newest it newly SACKs, never from a retransmitted one
- * (Karn), else from the timestamp echo (whole ms).  The sample feeds the
- * socket's own estimator fields.  The device's program gets the echo's
- * age itself (ack.c): its undo test (RFC 3522) asks which transmission
- * of a resent hole the ACK answers, which only the echo tells.
+ * its sample much as tcp_ack_update_rtt() does: from the newest segment it
+ * newly acks, else from the newest it newly SACKs, else from the
+ * timestamp echo (whole ms); from the echo at once when it acks a
+ * retransmission (Karn).  The sample feeds the socket's own estimator
+ * fields and the device's program (ack.c).
  *
  * Under the socket's lock or ownership: tonic_xmit() and the ACK commit.
  */
 #include <net/tcp.h>
 #include "glue.h"
 
-/* A slot's time is odd: 0 marks "no sample" (retransmitted, or taken). */
-#define TONIC_STAMP_NONE	0
+/* A slot's time is odd when it holds one; else it was resent, or its sample taken. */
+#define TONIC_STAMP_RTX		0
+#define TONIC_STAMP_TAKEN	2
 
 void tonic_rtt_reset(struct tonic_sk *ctx)
 {
@@ -33,7 +33,7 @@ void tonic_rtt_reset(struct tonic_sk *ctx)
 /* Segments @seg .. @seg + @n - 1 go out now; a retransmission gives no sample. */
 void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx)
 {
-	u32 us = rtx ? TONIC_STAMP_NONE : (u32)tcp_clock_us() | 1;
+	u32 us = rtx ? TONIC_STAMP_RTX : (u32)tcp_clock_us() | 1;
 
 	if (!ctx->stamps)
 		return;
@@ -45,19 +45,23 @@ void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx)
 	}
 }
 
-/* The send time of segment @seg, taken (one sample per transmission); -1: none. */
+static struct tonic_stamp *tonic_rtt_slot(struct tonic_sk *ctx, u32 seg)
+{
+	struct tonic_stamp *s = ctx->stamps ? &ctx->stamps[seg % TONIC_STAMPS] : NULL;
+
+	return s && s->seg == seg ? s : NULL;
+}
+
+/* The time since segment @seg was sent, taken (one sample per transmission); -1: none. */
 static long tonic_rtt_take(struct tonic_sk *ctx, u32 seg, u32 now)
 {
-	struct tonic_stamp *s;
+	struct tonic_stamp *s = tonic_rtt_slot(ctx, seg);
 	long us;
 
-	if (!ctx->stamps)
-		return -1;
-	s = &ctx->stamps[seg % TONIC_STAMPS];
-	if (s->seg != seg || s->us == TONIC_STAMP_NONE)
+	if (!s || !(s->us & 1))
 		return -1;
 	us = (u32)(now - s->us);
-	s->us = TONIC_STAMP_NONE;
+	s->us = TONIC_STAMP_TAKEN;
 	return us;
 }
 
@@ -103,22 +107,32 @@ static void tonic_rtt_estimate(struct sock *sk, long us)
 }
 
 /*
- * Take the RTT sample of the ACK TCP accepted, @pkt as the device will see
- * it (cumulative ack and SACK blocks in segments), into the socket.
- * @advanced: it newly acks data; @ts_ms: its timestamp echo's age, or -1.
+ * The RTT sample of the ACK TCP accepted, @pkt as the device will see it
+ * (cumulative ack and SACK blocks in segments), taken into the socket: in
+ * us, -1 for none.  @first: the first segment it newly acks, if it newly
+ * acks any; @ts_ms: its timestamp echo's age, or -1.  An ACK that covers
+ * a retransmission gives the echo's age first: Karn's rule, and the
+ * program's undo test (RFC 3522, sack.c) asks which transmission of the
+ * resent hole it answers, which only the echo tells.
  */
-void tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_pkt *pkt,
-		      bool advanced, long ts_ms)
+long tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_pkt *pkt,
+		      const u32 *first, long ts_ms)
 {
+	struct tonic_stamp *s = first ? tonic_rtt_slot(ctx, *first) : NULL;
+	bool echo = s && s->us == TONIC_STAMP_RTX;
 	u32 now = (u32)tcp_clock_us();
 	long us = -1;
 
-	if (advanced && !(pkt->flags & TONIC_PKT_F_NO_CUM))
-		us = tonic_rtt_take(ctx, pkt->cum_ack - 1, now);
-	if (us < 0 && pkt->nsack)
-		us = tonic_rtt_take(ctx, pkt->sack[0].end - 1, now);
-	if (us < 0 && advanced && ts_ms >= 0)
+	if (!echo) {
+		if (first)
+			us = tonic_rtt_take(ctx, pkt->cum_ack - 1, now);
+		if (us < 0 && pkt->nsack)
+			us = tonic_rtt_take(ctx, pkt->sack[0].end - 1, now);
+		echo = us < 0 && first;
+	}
+	if (echo && ts_ms >= 0)
 		us = (ts_ms ? : 1) * USEC_PER_MSEC;
 	if (us >= 0)
 		tonic_rtt_estimate(sk, us);
+	return us;
 }
