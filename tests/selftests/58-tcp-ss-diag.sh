@@ -147,10 +147,12 @@ tonic_netem h2 delay 2ms
 sleep 3
 set -- $(rtt_of 6003); o_rtt=${1:-999}; o_min=${2:-999}
 set -- $(rtt_of 6004); k_rtt=${1:-999}; k_min=${2:-999}
-check "kernel socket follows the path: rtt $k_rtt, minrtt $k_min ms < 20" \
-	eval '[ "$k_rtt" -lt 20 ] && [ "$k_min" -lt 20 ]'
-check "offloaded socket follows it too: rtt $o_rtt, minrtt $o_min ms < 20" \
-	eval '[ "$o_rtt" -lt 20 ] && [ "$o_min" -lt 20 ]'
+# srtt carries the queues too: on a slow (debug) kernel kernel cubic's
+# stayed at 53 ms on the 2 ms path.  So the offload's must be below 20 ms
+# or within twice the kernel socket's; minrtt must come down for both.
+check "kernel socket follows the path: minrtt $k_min ms < 20 (rtt $k_rtt)" test "$k_min" -lt 20
+check "offloaded socket follows it too: minrtt $o_min ms < 20, rtt $o_rtt < 20 or <= 2 x $k_rtt" \
+	eval '[ "$o_min" -lt 20 ] && { [ "$o_rtt" -lt 20 ] || [ "$o_rtt" -le $((2 * k_rtt)) ]; }'
 check "it is offloaded" eval 'on h1 tonic sock show port 6003 | grep -q "state offloaded"'
 kill $c1 $c2 $s1 $s2 2>/dev/null
 wait $c1 $c2 $s1 $s2 2>/dev/null
