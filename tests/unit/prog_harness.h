@@ -184,6 +184,25 @@ static __attribute__((unused)) void ph_run(struct ph *ph, u64 cycles)
 	ph_run_to(ph, ph_now(ph) + cycles);
 }
 
+/*
+ * A new harness whose flow 0 runs @prog with an initial window of
+ * @init_cwnd and an RTO far away, @tail segments announced, its first
+ * window out.
+ */
+static __attribute__((unused)) struct ph *ph_tcp_flow(const struct tonic_prog_ops *prog,
+						       u32 init_cwnd, u32 tail)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(prog);
+
+	c.init_cwnd = init_cwnd;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, tail);
+	ph_run(ph, 2000);
+	return ph;
+}
+
 /* Start a new observation window over the descriptor log. */
 static __attribute__((unused)) void ph_mark(struct ph *ph)
 {

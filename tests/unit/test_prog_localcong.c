@@ -13,15 +13,9 @@
 static void refused(const struct tonic_prog_ops *prog)
 {
 	struct tonic_pkt cnp = { .type = TONIC_PKT_CNP };
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(prog);
+	struct ph *ph = ph_tcp_flow(prog, 10, 60);
 	u32 cut;
 
-	c.init_cwnd = 10;
-	c.rto_cycles = 100000000;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 60);
-	ph_run(ph, SETTLE);
 	ph_mark(ph);
 	ph_in(ph, 0, &cnp);
 	ph_run(ph, SETTLE);

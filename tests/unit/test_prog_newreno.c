@@ -8,7 +8,6 @@
  */
 #include "prog_harness.h"
 
-#define RTO_BIG		100000000u
 #define SETTLE		2000
 
 static void dupacks(struct ph *ph, u32 cum, u32 n)
@@ -18,23 +17,10 @@ static void dupacks(struct ph *ph, u32 cum, u32 n)
 	ph_run(ph, SETTLE);
 }
 
-/* Flow 0 with an initial window of 10, no RTO in sight, 60 segments announced. */
-static struct ph *sixty_segments(void)
-{
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_newreno);
-
-	c.init_cwnd = 10;
-	c.rto_cycles = RTO_BIG;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 60);
-	ph_run(ph, SETTLE);
-	return ph;
-}
 
 static void partial_acks(void)
 {
-	struct ph *ph = sixty_segments();
+	struct ph *ph = ph_tcp_flow(&tonic_prog_newreno, 10, 60);
 	const struct ph_rec *r;
 
 	is(ph_count(ph, 0, -1), 10, "initial window: 10 segments");
@@ -237,7 +223,7 @@ static void end_to_end(void)
  */
 static void coalesced_sack(void)
 {
-	struct ph *ph = sixty_segments();
+	struct ph *ph = ph_tcp_flow(&tonic_prog_newreno, 10, 60);
 	const struct ph_rec *r;
 
 	ph_ack(ph, 0, 2);
@@ -269,7 +255,7 @@ static void coalesced_sack(void)
  */
 static void loss_after_ecn_cut(void)
 {
-	struct ph *ph = sixty_segments();
+	struct ph *ph = ph_tcp_flow(&tonic_prog_newreno, 10, 60);
 	struct tonic_pkt ece = { .type = TONIC_PKT_ACK, .cum_ack = 1, .flags = TONIC_PKT_F_ECE };
 
 	ph_in(ph, 0, &ece);

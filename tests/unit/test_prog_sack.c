@@ -141,17 +141,11 @@ static void holes(void)
  */
 static void pipe_limits_rtx(void)
 {
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 20, 100);
 	static u8 rcvd[256];
 	const struct ph_rec *r;
 	u32 seg;
 
-	c.init_cwnd = 20;
-	c.rto_cycles = 100000000;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, 100);
-	ph_run(ph, SETTLE);
 	ph_mark(ph);
 	arrive(ph, rcvd, 6);
 	arrive(ph, rcvd, 7);
@@ -288,20 +282,6 @@ static const u32 tail_lost[][2] = { { 90, 1 }, { 99, 1 }, { 0, 0 } };
  */
 static const u32 rtx_lost[][2] = { { 40, 2 }, { 45, 1 }, { 46, 2 }, { 0, 0 } };
 
-/* A sack flow with @init_cwnd, @tail segments to send and an RTO far away, its first window out. */
-static struct ph *sack_flow(u32 init_cwnd, u32 tail)
-{
-	struct ph *ph = ph_new(128);
-	struct tonic_flow_cfg c = ph_cfg(&tonic_prog_sack);
-
-	c.init_cwnd = init_cwnd;
-	c.rto_cycles = 100000000;
-	ph_add(ph, 0, &c);
-	ph_push(ph, 0, tail);
-	ph_run(ph, SETTLE);
-	return ph;
-}
-
 /*
  * RFC 5827 early retransmit: three segments out, nothing more to send, the
  * first lost.  Three can never be SACKed above it; ER_thresh = oldSeg - 1
@@ -310,7 +290,7 @@ static struct ph *sack_flow(u32 init_cwnd, u32 tail)
  */
 static void early_retransmit(void)
 {
-	struct ph *ph = sack_flow(10, 3);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 3);
 
 	ph_mark(ph);
 	ph_sack(ph, 0, 0, 1, 2);
@@ -327,7 +307,7 @@ static void early_retransmit(void)
 	ph_free(ph);
 
 	/* More to send, but the window is full: "not permitted to send" (3.1). */
-	ph = sack_flow(3, 100);
+	ph = ph_tcp_flow(&tonic_prog_sack, 3, 100);
 	is(ph_stats(ph, 0).highest_sent, 3, "cwnd 3: 3 segments out");
 	ph_mark(ph);
 	ph_sack(ph, 0, 0, 1, 3);
@@ -372,7 +352,7 @@ static void ack_rtt(struct ph *ph, u32 cum, u32 rtt_us)
  */
 static struct ph *probed_flow(void)
 {
-	struct ph *ph = sack_flow(10, 10);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 10);
 	u32 seg;
 
 	for (seg = 2; seg <= 6; seg += 2)
@@ -443,7 +423,7 @@ static void late_acks_probe(void)
  */
 static void lost_rtx_small_window(void)
 {
-	struct ph *ph = sack_flow(4, 100);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 4, 100);
 
 	ph_sack(ph, 0, 0, 1, 4);
 	ph_run(ph, SETTLE);
@@ -470,7 +450,7 @@ static void lost_rtx_small_window(void)
  */
 static void reordered(void)
 {
-	struct ph *ph = sack_flow(30, 100);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 30, 100);
 	u32 seg;
 
 	ph_run(ph, 500000);	/* 5 ms */
@@ -509,7 +489,7 @@ static void reordered(void)
  */
 static void loss_after_ecn_cut(void)
 {
-	struct ph *ph = sack_flow(10, 100);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 100);
 	struct tonic_pkt ece = { .type = TONIC_PKT_ACK, .cum_ack = 1, .flags = TONIC_PKT_F_ECE };
 	u32 cut;
 
@@ -543,7 +523,7 @@ static void loss_after_ecn_cut(void)
  */
 static void probe_sacked_tail(void)
 {
-	struct ph *ph = sack_flow(10, 10);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 10);
 	u32 seg;
 
 	for (seg = 2; seg <= 6; seg += 2)
@@ -572,7 +552,7 @@ static void probe_sacked_tail(void)
  */
 static void probe_after_full_ack(void)
 {
-	struct ph *ph = sack_flow(4, 8);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 4, 8);
 
 	ph_mark(ph);
 	ack_rtt(ph, 4, 1000);
@@ -608,7 +588,7 @@ static void two_blocks(struct ph *ph, u32 cum, u32 s0, u32 e0, u32 s1, u32 e1)
 
 static void rtx_overtaken(void)
 {
-	struct ph *ph = sack_flow(10, 10);
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 10);
 
 	ph_sack(ph, 0, 0, 4, 10);
 	ph_run(ph, SETTLE);
