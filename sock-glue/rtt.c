@@ -20,9 +20,12 @@
 #include <net/tcp.h>
 #include "glue.h"
 
-/* A slot's time is odd when it holds one; else it was resent, or its sample taken. */
-#define TONIC_STAMP_RTX		0
-#define TONIC_STAMP_TAKEN	2
+/*
+ * A slot's time is odd when it holds one; else its sample was taken (or it
+ * never held one: zeroed), or the segment was resent.
+ */
+#define TONIC_STAMP_TAKEN	0
+#define TONIC_STAMP_RTX		2
 
 void tonic_rtt_reset(struct tonic_sk *ctx)
 {
@@ -62,7 +65,8 @@ static long tonic_rtt_take(struct tonic_sk *ctx, u32 seg, u32 now)
 		return -1;
 	us = (u32)(now - s->us);
 	s->us = TONIC_STAMP_TAKEN;
-	return us;
+	/* The clock wraps in 71 minutes; TCP's fixed point holds 8 x 60 s. */
+	return us < 60 * USEC_PER_SEC ? us : -1;
 }
 
 /*
