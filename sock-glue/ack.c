@@ -115,6 +115,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	struct tonic_pkt pkt = { .type = TONIC_PKT_ACK };
 	u32 ack = tp->snd_una, right = tcp_wnd_end(tp);
 	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, decided = false, wnd_update, found;
+	bool advanced;
 	struct tonic_tap_slot t;
 	long ts_ms = -1, us;
 	u32 first;
@@ -186,18 +187,20 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	}
 	if (ca_flags & CA_ACK_ECE)
 		pkt.flags |= TONIC_PKT_F_ECE;
-	if (has_ts && tp->rx_opt.rcv_tsecr && after(ack, ctx->last_ack)) {
-		/* TCP has taken the socket's tsoffset off the echo already. */
-		u32 ms = tcp_time_stamp_raw() - tp->rx_opt.rcv_tsecr;
+	advanced = a >= 0 && after(ack, ctx->last_ack);
+	if (advanced) {
+		/* The first segment it newly acks, for Karn's rule (rtt.c). */
+		from = tonic_seq_off(ctx, ctx->last_ack);
+		first = from < 0 ? ctx->base_seg : tonic_off_seg(ctx, from, false);
+		if (has_ts && tp->rx_opt.rcv_tsecr) {
+			/* TCP has taken the socket's tsoffset off the echo already. */
+			u32 ms = tcp_time_stamp_raw() - tp->rx_opt.rcv_tsecr;
 
-		if (ms < 60000)
-			ts_ms = ms;
+			if (ms < 60000)
+				ts_ms = ms;
+		}
 	}
-	/* The first segment the ACK newly acks, for Karn's rule (rtt.c). */
-	from = tonic_seq_off(ctx, ctx->last_ack);
-	first = from < 0 ? ctx->base_seg : tonic_off_seg(ctx, from, false);
-	us = tonic_rtt_sample(sk, ctx, &pkt, a >= 0 && after(ack, ctx->last_ack) ? &first : NULL,
-			      ts_ms);
+	us = tonic_rtt_sample(sk, ctx, &pkt, advanced ? &first : NULL, ts_ms);
 	/* A sample under one cycle is one: to programs 0 means none. */
 	if (us >= 0)
 		pkt.rtt = (u32)clamp_t(u64, div_u64((u64)us * 1000000, ctx->dev->cycle_ps),

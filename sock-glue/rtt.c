@@ -15,7 +15,8 @@
  * retransmission (Karn).  The sample feeds the socket's own estimator
  * fields and the device's program (ack.c).
  *
- * Under the socket's lock or ownership: tonic_xmit() and the ACK commit.
+ * Under the socket's lock or ownership: tonic_xmit() and the ACK commit,
+ * both only for an attached flow, whose stamps tonic_attach() allocated.
  */
 #include <net/tcp.h>
 #include "glue.h"
@@ -29,8 +30,7 @@
 
 void tonic_rtt_reset(struct tonic_sk *ctx)
 {
-	if (ctx->stamps)
-		memset(ctx->stamps, 0, TONIC_STAMPS * sizeof(*ctx->stamps));
+	memset(ctx->stamps, 0, TONIC_STAMPS * sizeof(*ctx->stamps));
 }
 
 /* Segments @seg .. @seg + @n - 1 go out now; a retransmission gives no sample. */
@@ -38,8 +38,6 @@ void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx)
 {
 	u32 us = rtx ? TONIC_STAMP_RTX : (u32)tcp_clock_us() | 1;
 
-	if (!ctx->stamps)
-		return;
 	while (n--) {
 		struct tonic_stamp *s = &ctx->stamps[seg % TONIC_STAMPS];
 
@@ -50,9 +48,9 @@ void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx)
 
 static struct tonic_stamp *tonic_rtt_slot(struct tonic_sk *ctx, u32 seg)
 {
-	struct tonic_stamp *s = ctx->stamps ? &ctx->stamps[seg % TONIC_STAMPS] : NULL;
+	struct tonic_stamp *s = &ctx->stamps[seg % TONIC_STAMPS];
 
-	return s && s->seg == seg ? s : NULL;
+	return s->seg == seg ? s : NULL;
 }
 
 /* The time since segment @seg was sent, taken (one sample per transmission); -1: none. */
