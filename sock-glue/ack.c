@@ -233,8 +233,8 @@ out:
 	 * or owned at release_sock() -- so no sender and no flow work is in
 	 * tonic_tx_ring() meanwhile.
 	 */
-	if (decided && tonic_ack_notes(sk, ctx))
-		tonic_tx_ring(sk, ctx);
+	if (decided)
+		tonic_flow_fast(sk, ctx);
 }
 
 /* Softirq, RCU: record what only the segment itself says, for the commit. */

@@ -28,13 +28,14 @@ static enum hrtimer_restart tonic_ttimer_fn(struct hrtimer *t)
 	struct tonic_sk *ctx = container_of(t, struct tonic_sk, ttimer);
 
 	set_bit(TONIC_T_EXPIRED, &ctx->bits);
-	tonic_flow_kick(ctx);
+	tonic_flow_poke(ctx);
+	tonic_timer_put(ctx);
 	return HRTIMER_NORESTART;
 }
 
 void tonic_carve_init(struct tonic_sk *ctx)
 {
-	hrtimer_init(&ctx->ttimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init(&ctx->ttimer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	ctx->ttimer.function = tonic_ttimer_fn;
 }
 
@@ -43,7 +44,26 @@ static void tonic_arm_t(struct tonic_sk *ctx, u64 ns)
 	if (ctx->t_armed)
 		return;
 	ctx->t_armed = true;
-	hrtimer_start(&ctx->ttimer, ns_to_ktime(ns), HRTIMER_MODE_REL);
+	ctx->t_ns = ns;
+	ctx->t_due = ktime_add_ns(ktime_get(), ns);
+	tonic_timer_start(ctx, &ctx->ttimer, ctx->t_due);
+}
+
+/*
+ * Has T run out?  Not if it was put off since it was armed (a push sent
+ * the bytes it waited for with later ones): then it waits on, to the new
+ * time.
+ */
+static bool tonic_t_expired(struct tonic_sk *ctx)
+{
+	if (!test_and_clear_bit(TONIC_T_EXPIRED, &ctx->bits))
+		return false;
+	if (ktime_before(ktime_get(), ctx->t_due)) {
+		tonic_timer_start(ctx, &ctx->ttimer, ctx->t_due);
+		return false;
+	}
+	ctx->t_armed = false;
+	return true;
 }
 
 void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
@@ -58,9 +78,7 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	/* A refused push waits for the handback: no second one. */
 	if (!ctx->attached || ctx->sub_pending || test_bit(TONIC_HANDBACK, &ctx->bits))
 		return;
-	expired = test_and_clear_bit(TONIC_T_EXPIRED, &ctx->bits);
-	if (expired)
-		ctx->t_armed = false;
+	expired = tonic_t_expired(ctx);
 	pending = ctx->tail - ctx->ttail;
 	if (!pending)
 		return;
@@ -130,6 +148,14 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	ctx->tail_seg = new_tail_seg;
 	ctx->ttail = new_ttail;
 	spin_unlock_bh(&ctx->lock);
+	/*
+	 * The bytes T waited for went out with later ones: the bytes left
+	 * over have waited for nothing yet.  Without this, a sender writing
+	 * without pause would cut a sub-segment every T -- and each one
+	 * stops the carving until the device finishes its burst.
+	 */
+	if (ctx->t_armed)
+		ctx->t_due = ktime_add_ns(ktime_get(), ctx->t_ns);
 	if (sub)
 		ctx->sub_pending = true;
 	tonic_tx_ring(sk, ctx);	/* what the device decided in the push, kicked or not */

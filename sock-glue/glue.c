@@ -228,5 +228,6 @@ void tonic_glue_unregister(void)
 	tonic_acktap_unregister();
 	/* No socket uses the module any more: flush what the last ones queued. */
 	flush_workqueue(tonic_flow_wq);
+	synchronize_rcu();	/* a timer of theirs that was firing (softirq) is done */
 	rcu_barrier();
 }

@@ -60,6 +60,7 @@ enum tonic_sk_bit {
 	TONIC_T_EXPIRED,
 	TONIC_REBASE,
 	TONIC_HANDBACK,		/* the device refused the flow: give it to TCP */
+	TONIC_DEFERRED,		/* a timer found the socket owned: tonic_release_cb() */
 };
 
 /*
@@ -81,6 +82,7 @@ struct tonic_sk {
 	refcount_t ref;
 	unsigned long bits;
 	struct work_struct work;
+	/* Softirq timers; a queued one holds the socket and ctx (tonic_timer_start()). */
 	struct hrtimer ttimer;		/* T: sub-segment delay, zero-window probe */
 	struct hrtimer qtimer;		/* the qdisc has room again (tonic_tsq_full()) */
 
@@ -90,8 +92,9 @@ struct tonic_sk {
 	bool dead;			/* ULP released */
 	bool sub_pending;		/* a sub-segment burst is outstanding */
 	bool fin_pending;		/* shutdown(SHUT_WR): TCP's FIN after the flow's bytes */
-	bool t_expired;
 	bool t_armed;
+	u64 t_ns;			/* what T was armed for ... */
+	ktime_t t_due;			/* ... and when it expires (the ttimer reads it) */
 	bool congested;			/* the qdisc refused a segment (tx.c) */
 	const struct tonic_prog_ops *prog;
 	/* The socket's own congestion control while ours stands in (ack.c). */
@@ -191,6 +194,35 @@ static inline void tonic_flow_kick(struct tonic_sk *ctx)
 	}
 }
 
+/*
+ * The T and TSQ timers run in softirq and take the socket as TCP's pacing
+ * timer does (tonic_flow_poke()).  Started under the socket's lock, and
+ * only when not queued, never moved: a queued timer holds one reference
+ * to the socket and one to ctx, dropped when it fires or is cancelled.
+ */
+static inline void tonic_timer_start(struct tonic_sk *ctx, struct hrtimer *t, ktime_t at)
+{
+	if (hrtimer_is_queued(t))
+		return;
+	sock_hold(ctx->sk);
+	tonic_sk_get(ctx);
+	hrtimer_start(t, at, HRTIMER_MODE_ABS_SOFT);
+}
+
+static inline void tonic_timer_put(struct tonic_sk *ctx)
+{
+	struct sock *sk = ctx->sk;
+
+	tonic_sk_put(ctx);
+	sock_put(sk);
+}
+
+static inline void tonic_timer_cancel(struct tonic_sk *ctx, struct hrtimer *t)
+{
+	if (hrtimer_try_to_cancel(t) == 1)
+		tonic_timer_put(ctx);
+}
+
 /* ulp.c */
 int tonic_sk_install(struct sock *sk, gfp_t gfp);
 int tonic_ulp_register(void);
@@ -251,7 +283,9 @@ int tonic_wait_kernel_idle(struct sock *sk, long timeo);
 bool tonic_drained(const struct tonic_sk *ctx);
 int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on);
 void tonic_flow_work(struct work_struct *w);
-bool tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx);
+void tonic_flow_fast(struct sock *sk, struct tonic_sk *ctx);
+void tonic_flow_poke(struct tonic_sk *ctx);
+void tonic_release_cb(struct sock *sk);
 
 /* sockopt.c */
 int tonic_setsockopt(struct sock *sk, int level, int optname, sockptr_t optval,

@@ -188,8 +188,8 @@ static void tonic_unhook(struct tonic_sk *ctx)
 	flow = ctx->flow;
 	spin_unlock_bh(&ctx->lock);
 	tonic_dev_flow_detach(ctx->dev, flow);
-	hrtimer_try_to_cancel(&ctx->ttimer);
-	hrtimer_try_to_cancel(&ctx->qtimer);
+	tonic_timer_cancel(ctx, &ctx->ttimer);
+	tonic_timer_cancel(ctx, &ctx->qtimer);
 	ctx->t_armed = false;
 	ctx->xoff = false;	/* the flow id may be someone else's now */
 	ctx->credit = 0;
@@ -483,13 +483,14 @@ static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, bool acked, 
 }
 
 /*
- * From the ACK's context (ack.c), the socket owned: the notes of the
+ * The socket ours (its lock in softirq, or owned): the notes of the
  * device's inline decision (tonic_inline kept them from kicking the
- * flow's work).  A connection that is no longer established, a failure,
- * a re-base or a handback is the flow's work's, with the notes and the
- * descriptors: false then, and the caller transmits nothing.
+ * flow's work), then carving what the sender added meanwhile.  A
+ * connection that is no longer established, a failure, a re-base or a
+ * handback is the flow's work's, with the notes and the descriptors:
+ * false then, and the caller transmits nothing.
  */
-bool tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx)
+static bool tonic_flow_notes(struct sock *sk, struct tonic_sk *ctx)
 {
 	bool acked, burst;
 	u32 acked_seg, burst_seg;
@@ -513,13 +514,54 @@ bool tonic_ack_notes(struct sock *sk, struct tonic_sk *ctx)
 	spin_unlock_bh(&ctx->qlock);
 	tonic_flow_acked(sk, ctx, acked, acked_seg, burst, burst_seg);
 	/*
-	 * Bytes the device was not told of yet (held back by a sub-segment
-	 * burst, the window or T) or the FIN: the flow's work carves and
-	 * transmits, out of the ACK's softirq.
+	 * As tcp_data_snd_check() after an ACK: bytes the device was not told
+	 * of yet (held back by a sub-segment burst, the window or T) go now,
+	 * with no work item (issue 12).  The FIN's handback may sleep: the
+	 * flow's work's.
 	 */
-	if (ctx->tail != ctx->ttail || (ctx->fin_pending && tonic_drained(ctx)))
+	tonic_carve(sk, ctx);
+	if (ctx->fin_pending && tonic_drained(ctx))
 		tonic_flow_kick(ctx);
 	return true;
+}
+
+/*
+ * The socket ours, in any context: what an ACK, T or TSQ's timer asks of
+ * the flow -- the device's notes, carving, the ring -- as tcp_ack() and
+ * tcp_tsq_write() transmit.
+ */
+void tonic_flow_fast(struct sock *sk, struct tonic_sk *ctx)
+{
+	if (tonic_flow_notes(sk, ctx))
+		tonic_tx_ring(sk, ctx);
+}
+
+/*
+ * Softirq (a timer): the fast path now, or, with the socket owned by the
+ * user, when it releases the socket -- as tcp_tsq_handler() does -- not a
+ * work item that would preempt the owner only to wait for its lock.
+ */
+void tonic_flow_poke(struct tonic_sk *ctx)
+{
+	struct sock *sk = ctx->sk;
+
+	bh_lock_sock(sk);
+	/* Not for a socket released meanwhile (tonic_ulp_release()). */
+	if (!ctx->dead && !sock_owned_by_user(sk))
+		tonic_flow_fast(sk, ctx);
+	else if (!ctx->dead)
+		set_bit(TONIC_DEFERRED, &ctx->bits);
+	bh_unlock_sock(sk);
+}
+
+/* release_sock(), BH off: what a timer left for the owner, then TCP's own. */
+void tonic_release_cb(struct sock *sk)
+{
+	struct tonic_sk *ctx = tonic_sk(sk);
+
+	if (ctx && !ctx->dead && test_and_clear_bit(TONIC_DEFERRED, &ctx->bits))
+		tonic_flow_fast(sk, ctx);
+	tcp_release_cb(sk);
 }
 
 /* Under lock_sock. */

@@ -2,7 +2,8 @@
 /*
  * Per-family copies of the TCP proto with the send path overridden, as
  * net/tls/tls_main.c does: sendmsg, sendpage, splice_eof, shutdown, close,
- * disconnect, setsockopt, getsockopt.  Everything else is the kernel's TCP.
+ * disconnect, setsockopt, getsockopt, and release_cb (what the flow's
+ * timers left for the socket's owner, tonic_flow_poke()).  Everything else is the kernel's TCP.
  * tcpv6_prot is not exported, so the IPv6 copy is built from the first
  * IPv6 socket that asks (any proto named "TCPv6").
  */
@@ -198,6 +199,7 @@ static void tonic_build(struct proto *p, const struct proto *base)
 	p->shutdown = tonic_shutdown;
 	p->close = tonic_close;
 	p->disconnect = tonic_disconnect;
+	p->release_cb = tonic_release_cb;
 	p->setsockopt = tonic_setsockopt;
 	p->getsockopt = tonic_getsockopt;
 }

@@ -306,13 +306,16 @@ static u32 tonic_gso_bytes(struct sock *sk, u32 mss)
 
 static enum hrtimer_restart tonic_qtimer_fn(struct hrtimer *t)
 {
-	tonic_flow_kick(container_of(t, struct tonic_sk, qtimer));
+	struct tonic_sk *ctx = container_of(t, struct tonic_sk, qtimer);
+
+	tonic_flow_poke(ctx);
+	tonic_timer_put(ctx);
 	return HRTIMER_NORESTART;
 }
 
 void tonic_tx_init(struct tonic_sk *ctx)
 {
-	hrtimer_init(&ctx->qtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+	hrtimer_init(&ctx->qtimer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_SOFT);
 	ctx->qtimer.function = tonic_qtimer_fn;
 }
 
@@ -323,8 +326,8 @@ void tonic_tx_init(struct tonic_sk *ctx)
  * drops the rest: with a window of 2048 segments and no such limit, a
  * slow (debug) kernel queued more there and lost them.  The descriptors
  * stay in the ring until a timer, set to when the queue has drained half
- * way at the pacing rate, runs the flow's work (TCP's own skbs wake it at
- * TX completion, tcp_wfree(), which a module cannot use).  Qdiscs that
+ * way at the pacing rate, transmits them (TCP's own skbs wake it at TX
+ * completion, tcp_wfree(), which a module cannot use).  Qdiscs that
  * hold packets for a delay (netem) orphan them: they do not count.
  */
 static u64 tonic_tsq_limit(struct sock *sk, u32 max_len)
@@ -347,10 +350,9 @@ static bool tonic_tsq_full(struct sock *sk, struct tonic_sk *ctx, u32 max_len)
 	if (queued <= limit)
 		return false;
 	ns = rate ? div64_u64((queued - limit / 2) * NSEC_PER_SEC, rate) : NSEC_PER_MSEC;
-	if (!hrtimer_is_queued(&ctx->qtimer))
-		hrtimer_start(&ctx->qtimer, ns_to_ktime(clamp_t(u64, ns, 20 * NSEC_PER_USEC,
-								 10 * NSEC_PER_MSEC)),
-			      HRTIMER_MODE_REL);
+	tonic_timer_start(ctx, &ctx->qtimer,
+			  ktime_add_ns(ktime_get(), clamp_t(u64, ns, 20 * NSEC_PER_USEC,
+							    10 * NSEC_PER_MSEC)));
 	return true;
 }
 

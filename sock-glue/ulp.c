@@ -104,8 +104,9 @@ static void tonic_ulp_release(struct sock *sk)
 		return;
 	ctx->dead = true;
 	tonic_detach(sk, ctx);
-	hrtimer_cancel(&ctx->ttimer);
-	hrtimer_cancel(&ctx->qtimer);
+	/* One that fires meanwhile finds ctx dead (tonic_flow_poke()). */
+	tonic_timer_cancel(ctx, &ctx->ttimer);
+	tonic_timer_cancel(ctx, &ctx->qtimer);
 	tonic_proto_restore(sk, ctx);
 	rcu_assign_pointer(icsk->icsk_ulp_data, NULL);
 	tonic_sk_put(ctx);
