@@ -102,6 +102,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	struct tcphdr *th;
 	u64 off;
 	u16 flags = TCPHDR_ACK;
+	bool new_data;
 	int err;
 
 	if (tonic_before(d->seg, ctx->base_seg) || !tonic_before(d->seg, ctx->tail_seg))
@@ -170,7 +171,8 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 			skb_shinfo(skb)->gso_type |= SKB_GSO_TCP_ECN;
 	}
 	icsk->icsk_af_ops->send_check(sk, skb);
-	if (after(seq + len, tp->snd_nxt))
+	new_data = after(seq + len, tp->snd_nxt);
+	if (new_data)
 		WRITE_ONCE(tp->snd_nxt, seq + len);
 	/* Before queue_xmit: on veth the peer's ack can come back inside it. */
 	tonic_rtt_stamp(ctx, d->seg, 1 + more, d->flags & TONIC_DESC_RTX);
@@ -192,8 +194,16 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 		goto fail;
 	ctx->segs_sent += 1 + more;
 	atomic64_add(1 + more, &tonic_gstats.segs_tx);
-	/* tcp_info (ss -ti) counts what went out on the wire, whoever sent it. */
+	/*
+	 * tcp_info (ss -ti) and the MIB (netstat -s) count what went out on
+	 * the wire, whoever sent it: new data as __tcp_transmit_skb() and
+	 * tcp_event_new_data_sent() count it, the rest as retransmissions.
+	 */
 	segs = len > mss ? DIV_ROUND_UP(len, mss) : 1;
+	if (new_data) {
+		TCP_ADD_STATS(sock_net(sk), TCP_MIB_OUTSEGS, segs);
+		NET_ADD_STATS(sock_net(sk), LINUX_MIB_TCPORIGDATASENT, segs);
+	}
 	tp->segs_out += segs;
 	tp->data_segs_out += segs;
 	tp->bytes_sent += len;
@@ -201,6 +211,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	if (d->flags & TONIC_DESC_RTX) {
 		ctx->segs_rtx += 1 + more;
 		atomic64_add(1 + more, &tonic_gstats.segs_rtx);
+		TCP_ADD_STATS(sock_net(sk), TCP_MIB_RETRANSSEGS, segs);
 		tp->total_retrans += segs;
 		tp->bytes_retrans += len;
 	}

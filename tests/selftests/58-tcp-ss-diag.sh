@@ -12,7 +12,8 @@
 #    (the ULP stays installed, so ss still names it), and every byte
 #    arrives intact;
 #  - an offloaded socket after losses: ss shows the program's ssthresh;
-#  - its round trip (rtt, minrtt) follows the path's, as a kernel socket's.
+#  - its round trip (rtt, minrtt) follows the path's, as a kernel socket's;
+#  - netstat -s counts its segments (TcpOutSegs, TCPOrigDataSent).
 # timeout: 180
 . /tests/lib.sh
 tonic_load || ksft_fail "modprobe tonic"
@@ -156,6 +157,33 @@ check "offloaded socket follows it too: minrtt $o_min ms < 20, rtt $o_rtt < 20 o
 check "it is offloaded" eval 'on h1 tonic sock show port 6003 | grep -q "state offloaded"'
 kill $c1 $c2 $s1 $s2 2>/dev/null
 wait $c1 $c2 $s1 $s2 2>/dev/null
+
+# The namespace's TCP counters (netstat -s, nstat) count what the device
+# sent as TCP's own sending counts it (__tcp_transmit_skb(),
+# tcp_event_new_data_sent()): before, an offloaded transfer left
+# TcpOutSegs and TCPOrigDataSent where they were.
+echo "== netstat -s"
+# mib FILE ROW KEY: the value of KEY in ROW ("Tcp:", "TcpExt:") of h1's /proc/net/FILE
+mib() {
+	on h1 awk -v r="$2" -v k="$3" '$1 == r { if (!(r in h)) { h[r] = 1; for (i = 1; i <= NF; i++) c[$i] = i } else print $c[k] }' /proc/net/$1
+}
+# Nothing else may send from h1 meanwhile: the transfers above (their
+# "on" wrappers were killed, not always the programs) end first.
+killall tonic_xfer 2>/dev/null
+wait_until 10 eval '! on h1 $SS -tnH state established | grep -q .' ||
+	check "h1 has no connection left" false
+N=3000000
+for how in kernel offloaded; do
+	flag=; [ $how = offloaded ] && flag=-U
+	on h2 tonic_xfer -s 6005 > /dev/null 2>&1 & s1=$!
+	sleep 0.3
+	o0=$(mib snmp Tcp: OutSegs); d0=$(mib netstat TcpExt: TCPOrigDataSent)
+	on h1 tonic_xfer -c 10.0.0.2 6005 $N $flag > /dev/null 2>&1 || fails=$((fails + 1))
+	o1=$(mib snmp Tcp: OutSegs); d1=$(mib netstat TcpExt: TCPOrigDataSent)
+	wait $s1
+	check "$how: $N bytes, TcpOutSegs +$((o1 - o0)), TCPOrigDataSent +$((d1 - d0)) (>= $((N / 1448)) each)" \
+		eval '[ $((o1 - o0)) -ge $((N / 1448)) ] && [ $((d1 - d0)) -ge $((N / 1448)) ]'
+done
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 tonic_hosts_del
 exit $KSFT_PASS
