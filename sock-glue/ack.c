@@ -194,7 +194,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 		first = from < 0 ? ctx->base_seg : tonic_off_seg(ctx, from, false);
 		if (has_ts && tp->rx_opt.rcv_tsecr) {
 			/* TCP has taken the socket's tsoffset off the echo already. */
-			u32 ms = tcp_time_stamp_raw() - tp->rx_opt.rcv_tsecr;
+			u32 ms = tcp_time_stamp(tp) - tp->rx_opt.rcv_tsecr;
 
 			if (ms < 60000)
 				ts_ms = ms;

@@ -303,7 +303,7 @@ void tonic_acktap_unregister(void);
 
 /* rtt.c */
 void tonic_rtt_reset(struct tonic_sk *ctx);
-void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx);
+void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx, u64 now_us);
 long tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_pkt *pkt,
 		      const u32 *first, long ts_ms);
 

@@ -33,10 +33,10 @@ void tonic_rtt_reset(struct tonic_sk *ctx)
 	memset(ctx->stamps, 0, TONIC_STAMPS * sizeof(*ctx->stamps));
 }
 
-/* Segments @seg .. @seg + @n - 1 go out now; a retransmission gives no sample. */
-void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx)
+/* Segments @seg .. @seg + @n - 1 go out at @now_us; a retransmission gives no sample. */
+void tonic_rtt_stamp(struct tonic_sk *ctx, u32 seg, u32 n, bool rtx, u64 now_us)
 {
-	u32 us = rtx ? TONIC_STAMP_RTX : (u32)tcp_clock_us() | 1;
+	u32 us = rtx ? TONIC_STAMP_RTX : (u32)now_us | 1;
 
 	while (n--) {
 		struct tonic_stamp *s = &ctx->stamps[seg % TONIC_STAMPS];
@@ -122,7 +122,7 @@ long tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_
 {
 	struct tonic_stamp *s = first ? tonic_rtt_slot(ctx, *first) : NULL;
 	bool echo = s && s->us == TONIC_STAMP_RTX;
-	u32 now = (u32)tcp_clock_us();
+	u32 now = (u32)tcp_sk(sk)->tcp_mstamp;	/* TCP's receive path has just read the clock */
 	long us = -1;
 
 	if (!echo) {

@@ -92,7 +92,7 @@ static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
  * GSO skb, cut back into the same MSS-sized packets on the wire.
  */
 static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic_desc *d,
-		       u32 more, u32 len)
+		       u32 more, u32 len, u64 now_us)
 {
 	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct inet_sock *inet = inet_sk(sk);
@@ -148,7 +148,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 
 		*ptr++ = htonl((TCPOPT_NOP << 24) | (TCPOPT_NOP << 16) |
 			       (TCPOPT_TIMESTAMP << 8) | TCPOLEN_TIMESTAMP);
-		*ptr++ = htonl(tcp_time_stamp_raw() + tp->tsoffset);
+		*ptr++ = htonl((u32)div_u64(now_us, USEC_PER_SEC / TCP_TS_HZ) + tp->tsoffset);
 		*ptr = htonl(tp->rx_opt.ts_recent);
 	}
 	skb->ip_summed = CHECKSUM_PARTIAL;
@@ -175,7 +175,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	if (new_data)
 		WRITE_ONCE(tp->snd_nxt, seq + len);
 	/* Before queue_xmit: on veth the peer's ack can come back inside it. */
-	tonic_rtt_stamp(ctx, d->seg, 1 + more, d->flags & TONIC_DESC_RTX);
+	tonic_rtt_stamp(ctx, d->seg, 1 + more, d->flags & TONIC_DESC_RTX, now_us);
 	if (off + len > ctx->flow_sent_hi)
 		WRITE_ONCE(ctx->flow_sent_hi, off + len);
 	/*
@@ -415,10 +415,15 @@ static void tonic_tx_congested(struct tonic_sk *ctx)
 	spin_unlock_bh(&ctx->lock);
 }
 
-/* With the socket owned: transmit the descriptors the device handed over. */
+/*
+ * With the socket owned: transmit the descriptors the device handed over.
+ * One clock read stamps the whole run (send times, TS values), as
+ * tcp_write_xmit() stamps its skbs from one tcp_mstamp_refresh().
+ */
 static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 {
 	u32 mss = tcp_sk(sk)->mss_cache, more, len, max_len;
+	u64 now_us = tcp_clock_us();
 	struct tonic_desc d;
 	int budget = TONIC_RING;
 	bool merge;
@@ -468,7 +473,7 @@ static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 			ctx->rcount--;
 		}
 		spin_unlock_bh(&ctx->qlock);
-		tonic_xmit(sk, ctx, &d, more, len);
+		tonic_xmit(sk, ctx, &d, more, len, now_us);
 	}
 	if (budget < 0)
 		tonic_flow_kick(ctx);
