@@ -66,7 +66,9 @@ cat $T/trace > /tmp/trace.62b
 works=$(grep -c "workqueue_execute_start:.*function tonic_flow_work" /tmp/trace.62b)
 echo "$MB MB in writes of 100000 bytes: the flow's work ran $works times"
 check "no event lost (trace buffer)" eval '! grep -q "LOST.*EVENTS" /tmp/trace.62b'
-check "a bulk transfer runs without the flow's work ($works runs for $MB MB, <= $((MB / 4)))" \
-	test $((works * 4)) -le $MB
+# 715 runs before, 4 after on Debian's and the debug kernel alike:
+# at most one per MB leaves room for a busy host.
+check "a bulk transfer runs without the flow's work ($works runs for $MB MB, <= $MB)" \
+	test "$works" -le $MB
 [ $fails = 0 ] || ksft_fail "$fails check(s) failed"
 echo "ok: the fast path carries a ping-pong and a bulk transfer without the flow's work"
