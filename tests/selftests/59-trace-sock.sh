@@ -15,7 +15,7 @@ tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T || ksft_fail "mount tracefs"
-buf=$(cat $T/buffer_size_kb)
+buf=$(trace_buf_kb)
 tonic_atexit 'echo 0 > $T/events/tonic/enable; echo > $T/trace; echo $buf > $T/buffer_size_kb'
 # Room for every transmit event of a 6 MB transfer (the sums below need all).
 echo 8192 > $T/buffer_size_kb

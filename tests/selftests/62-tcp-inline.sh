@@ -12,7 +12,7 @@ tonic_load || ksft_fail "modprobe tonic"
 tonic_hosts 2 || ksft_fail "tonic_hosts"
 T=/sys/kernel/tracing
 [ -d $T/events ] || mount -t tracefs nodev $T || ksft_fail "mount tracefs"
-buf=$(cat $T/buffer_size_kb); buf=${buf%% *}
+buf=$(trace_buf_kb)
 tonic_atexit 'echo 0 > $T/events/enable; echo > $T/trace; echo $buf > $T/buffer_size_kb'
 echo 8192 > $T/buffer_size_kb
 echo 1 > $T/events/tonic/tonic_sock_xmit/enable || ksft_fail "enable tonic:tonic_sock_xmit"

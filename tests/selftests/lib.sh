@@ -62,6 +62,16 @@ on() {
 	$IP netns exec "$h" "$@"
 }
 
+# trace_buf_kb: the trace buffer's size per CPU as it can be written back.
+# Before its first use it reads "7 (expanded: 1408)": 7 is what is
+# allocated, 1408 what the first use expands it to -- and writing back 7
+# left every later test a buffer of 7 KB.
+trace_buf_kb() {
+	_b=$(cat /sys/kernel/tracing/buffer_size_kb)
+	case $_b in *expanded:*) _b=${_b##*expanded: }; _b=${_b%)} ;; esac
+	echo "${_b%% *}"
+}
+
 # wait_until SECONDS CMD...: poll CMD every 0.1 s until it succeeds, for up
 # to SECONDS (times TONIC_TIMEOUT_SCALE); the status of its last run.
 wait_until() {
