@@ -94,7 +94,7 @@ struct tonic_sk {
 	bool fin_pending;		/* shutdown(SHUT_WR): TCP's FIN after the flow's bytes */
 	bool t_armed;
 	u64 t_ns;			/* what T was armed for ... */
-	ktime_t t_due;			/* ... and when it expires (the ttimer reads it) */
+	ktime_t t_due;			/* ... and when it expires, put off by each push */
 	bool congested;			/* the qdisc refused a segment (tx.c) */
 	const struct tonic_prog_ops *prog;
 	/* The socket's own congestion control while ours stands in (ack.c). */

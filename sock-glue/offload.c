@@ -547,10 +547,12 @@ void tonic_flow_poke(struct tonic_sk *ctx)
 
 	bh_lock_sock(sk);
 	/* Not for a socket released meanwhile (tonic_ulp_release()). */
-	if (!ctx->dead && !sock_owned_by_user(sk))
-		tonic_flow_fast(sk, ctx);
-	else if (!ctx->dead)
-		set_bit(TONIC_DEFERRED, &ctx->bits);
+	if (!ctx->dead) {
+		if (!sock_owned_by_user(sk))
+			tonic_flow_fast(sk, ctx);
+		else
+			set_bit(TONIC_DEFERRED, &ctx->bits);
+	}
 	bh_unlock_sock(sk);
 }
 

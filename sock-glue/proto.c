@@ -3,7 +3,8 @@
  * Per-family copies of the TCP proto with the send path overridden, as
  * net/tls/tls_main.c does: sendmsg, sendpage, splice_eof, shutdown, close,
  * disconnect, setsockopt, getsockopt, and release_cb (what the flow's
- * timers left for the socket's owner, tonic_flow_poke()).  Everything else is the kernel's TCP.
+ * timers left for the socket's owner, tonic_flow_poke()).  Everything
+ * else is the kernel's TCP.
  * tcpv6_prot is not exported, so the IPv6 copy is built from the first
  * IPv6 socket that asks (any proto named "TCPv6").
  */

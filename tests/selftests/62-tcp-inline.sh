@@ -66,7 +66,7 @@ cat $T/trace > /tmp/trace.62b
 works=$(grep -c "workqueue_execute_start:.*function tonic_flow_work" /tmp/trace.62b)
 echo "$MB MB in writes of 100000 bytes: the flow's work ran $works times"
 check "no event lost (trace buffer)" eval '! grep -q "LOST.*EVENTS" /tmp/trace.62b'
-# 715 runs before, 4 after on Debian's and the debug kernel alike:
+# 715 runs before, 4-5 after on Debian's and the debug kernel alike:
 # at most one per MB leaves room for a busy host.
 check "a bulk transfer runs without the flow's work ($works runs for $MB MB, <= $MB)" \
 	test "$works" -le $MB
