@@ -7,8 +7,8 @@
  * data, a go-back-N after a NAK sequence error or a timeout, pacing, at
  * most TRD_WINDOW unacknowledged -- is the flow's decision: the requester
  * builds the packets it names.  AckReq on the last packet of a message,
- * on the last one announced, on retransmissions and at least every
- * TRD_ACKREQ_EVERY packets.
+ * on the last one announced, on the last the flow's window allows, on
+ * retransmissions and at least every TRD_ACKREQ_EVERY packets.
  * With an IRN program, requests say so (TRD_BTH_IRN_CAP), and WRITEs,
  * SENDs and READs started once the peer said it too go in IRN framing
  * (hdr.h).
@@ -202,7 +202,7 @@ static struct sk_buff *trd_req_next(struct trd_qp *qp, const struct trd_txd *d)
 	 * A retransmission asks too: IRN resends one packet on a timeout,
 	 * and one consumed without an answer would time out again.
 	 */
-	ackreq = last || rtx || (d->flags & TONIC_DESC_LAST) ||
+	ackreq = last || rtx || (d->flags & (TONIC_DESC_LAST | TONIC_DESC_WND)) ||
 		 ++qp->noack_pkts >= TRD_ACKREQ_EVERY;
 	irn_ext = 0;
 	if (wqe->irn && trd_op_is_send(op))

@@ -117,6 +117,7 @@ void tonic_note(struct tonic_core *tc, u32 flow, u32 type, u32 value);
 void tonic_flow_fail(struct tonic_core *tc, u32 id, u32 why);
 
 /* delivery.c: segment generation and segment transmitted (DD engine). */
+u32 tonic_dd_limit(const struct tonic_flow *f);
 bool tonic_dd_can_generate(struct tonic_core *tc, u32 id);
 void tonic_dd_update(struct tonic_core *tc, u32 id);
 void tonic_dd_generate(struct tonic_core *tc);

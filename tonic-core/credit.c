@@ -124,6 +124,12 @@ void tonic_cr_transmit(struct tonic_core *tc)
 		d->flags |= TONIC_DESC_RTX;
 	if (seg == f->tail - 1)
 		d->flags |= TONIC_DESC_LAST;
+	/*
+	 * Nothing new goes out after it until an ACK moves the window: a
+	 * receiver that acks only when asked (RoCE's AckReq) must be asked.
+	 */
+	else if (!rtx && seg + 1 - f->wnd_start >= tonic_dd_limit(f))
+		d->flags |= TONIC_DESC_WND;
 	if (f->flags & TF_CWR) {
 		d->flags |= TONIC_DESC_CWR;
 		f->flags &= ~TF_CWR;

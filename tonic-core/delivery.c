@@ -25,10 +25,17 @@ static bool tonic_dd_has_rtx(struct tonic_core *tc, u32 id)
 	return any != 0;
 }
 
+/* The window limit min(K, cwnd): new segments stay below wnd_start + this. */
+u32 tonic_dd_limit(const struct tonic_flow *f)
+{
+	if ((f->flags & TF_CWND_CAP) && f->cwnd < f->cfg.wnd_segs)
+		return f->cwnd;
+	return f->cfg.wnd_segs;
+}
+
 bool tonic_dd_can_generate(struct tonic_core *tc, u32 id)
 {
 	struct tonic_flow *f = &tc->flows[id];
-	u32 limit;
 
 	if ((f->flags & (TF_USED | TF_FAILED)) != TF_USED)
 		return false;
@@ -38,10 +45,7 @@ bool tonic_dd_can_generate(struct tonic_core *tc, u32 id)
 		return true;
 	if (!tonic_before(f->highest_sent, f->tail))
 		return false;
-	limit = f->cfg.wnd_segs;
-	if ((f->flags & TF_CWND_CAP) && f->cwnd < limit)
-		limit = f->cwnd;
-	return f->highest_sent - f->wnd_start < limit;
+	return f->highest_sent - f->wnd_start < tonic_dd_limit(f);
 }
 
 void tonic_dd_update(struct tonic_core *tc, u32 id)

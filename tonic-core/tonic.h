@@ -113,6 +113,7 @@ struct tonic_pkt {
 #define TONIC_DESC_RTX		0x1	/* a retransmission */
 #define TONIC_DESC_LAST		0x2	/* last segment announced (end of burst) */
 #define TONIC_DESC_CWR		0x4	/* window was reduced: set CWR on the wire */
+#define TONIC_DESC_WND		0x8	/* new data at the window limit: the flow waits for an ACK */
 
 /* A segment address for the downstream DMA/packet builder. */
 struct tonic_desc {

@@ -139,7 +139,8 @@ static void tp_event(struct tonic_pci *p, const struct tonic_pci_evt *e, u32 *ba
 					.flags = e->flags };
 
 		if (!d.len || d.len > f->seg_size ||
-		    (d.flags & ~(TONIC_DESC_RTX | TONIC_DESC_LAST | TONIC_DESC_CWR)) ||
+		    (d.flags & ~(TONIC_DESC_RTX | TONIC_DESC_LAST | TONIC_DESC_CWR |
+				     TONIC_DESC_WND)) ||
 		    !tonic_before(d.seg, READ_ONCE(f->tail))) {
 			(*bad)++;
 			dev_warn_ratelimited(&p->pdev->dev,

@@ -73,6 +73,21 @@ drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 to
 echo "irn-clean: $(rdma_counter tonic1 irn_ooo_placed) placed out of order, $drops descriptors dropped"
 [ "$drops" -gt 0 ] || [ "$(rdma_counter tonic1 irn_ooo_placed)" = 0 ] ||
 	ksft_fail "packets placed out of order on a clean path"
+# BDP-FC below the requester's ACK interval (AckReq every 32 packets):
+# 16 packets is the BDP of a 10 Gb/s path with a 13 us round trip.  The
+# packet at the window's edge asks for the ACK that opens the window
+# (TONIC_DESC_WND); without that the requester waits for its timeout once
+# per window on a clean path (2 s for 512 KiB, 67 ms at a time).
+rdma_program irn 16,0,0,0 || ksft_fail "tonic_rdma: program irn, BDP-FC 16"
+to=$(rdma_counter tonic0 timeouts)
+drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops)))
+rdma_xfer irn-bdp16 tonic1 $G1 tonic0 $G0 -s 262144 -m 65536 -n 2 ||
+	ksft_fail "tonic_rdma_xfer, irn, BDP-FC 16, clean"
+to=$(($(rdma_counter tonic0 timeouts) - to))
+drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops) - drops))
+echo "irn-bdp16: ${RDMA_SECS}s, $to timeouts, $drops descriptors dropped"
+[ "$to" = 0 ] || [ "$drops" -gt 0 ] || ksft_fail "irn-bdp16: $to timeouts on a clean path"
+rdma_program irn 0,0,0,0 || ksft_fail "tonic_rdma: program irn"
 rdma_netem loss 1% delay 1ms 1ms reorder 5%
 mark tonic0
 rdma_xfer irn-loss1 tonic1 $G1 tonic0 $G0 -s 262144 -m 65536 -n 8 ||

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The DD/CR engines with the window scheme: generation order, window limit,
- * LAST and sub-segment bursts, ack notifications, u32 wrap of segment
+ * LAST, WND and sub-segment bursts, ack notifications, u32 wrap of segment
  * indices, ring full/empty, retransmission priority, timeouts, failure,
  * idle skipping, flow removal, periodic calls, output back-pressure, a
  * stalled transmit module,
@@ -22,15 +22,17 @@ static void test_window(void)
 	is(tonic_next_cycle(tc), 0, "pushed: work now");
 	is(run(tc, 1000), 8, "window 8: eight descriptors");
 	for (i = 0; i < 8; i++)
-		if (T.desc[i].seg != i || T.desc[i].len != 1000 || T.desc[i].flags || T.desc[i].flow)
+		if (T.desc[i].seg != i || T.desc[i].len != 1000 || T.desc[i].flow ||
+		    T.desc[i].flags != (i == 7 ? TONIC_DESC_WND : 0))
 			bad++;
-	is(bad, 0, "segments 0..7 in order, full length, no flags");
+	is(bad, 0, "segments 0..7 in order, full length, WND on 7 alone (the window's edge)");
 	tonic_flow_stats(tc, 0, &st);
 	ok(st.highest_sent == 8 && st.outstanding == 0 && st.wnd_start == 0,
 	   "highest_sent 8, nothing outstanding in the ring");
 	ack(tc, 0, 4);
 	is(run(tc, 2000), 4, "ack of 4 opens four more");
 	is(T.desc[0].seg, 8, "... starting at 8");
+	ok(!T.desc[2].flags && T.desc[3].flags == TONIC_DESC_WND, "... WND on 11, the new edge");
 	is(tp_count_notes(&T, TONIC_NOTE_ACKED), 1, "one ACKED note");
 	is(T.note[0].value, 4, "... up to 4");
 	ack(tc, 0, 12);

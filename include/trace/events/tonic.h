@@ -122,12 +122,13 @@ TRACE_EVENT(tonic_segment_out,
 		__entry->len = d->len;
 		__entry->flags = d->flags;
 	),
-	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc seg=%u len=%u flags=%s%s%s",
+	TP_printk("dev=%s flow=%u src=%pISpc dest=%pISpc seg=%u len=%u flags=%s%s%s%s",
 		  __get_str(dev), __entry->flow, __entry->saddr, __entry->daddr,
 		  __entry->seg, __entry->len,
 		  __entry->flags & TONIC_DESC_RTX ? "R" : "-",
 		  __entry->flags & TONIC_DESC_LAST ? "L" : "-",
-		  __entry->flags & TONIC_DESC_CWR ? "C" : "-")
+		  __entry->flags & TONIC_DESC_CWR ? "C" : "-",
+		  __entry->flags & TONIC_DESC_WND ? "W" : "-")
 );
 
 /* A control packet (ACK, NACK, CNP, grant) fed to the device. */
