@@ -86,6 +86,9 @@ static void tonic_flow_cfg(struct sock *sk, struct tonic_sk *ctx, struct tonic_f
 	fcfg->seg_size = seg;
 	fcfg->ack_notify = TONIC_ACK_NOTIFY;
 	fcfg->start_seg = 0;
+	/* What the handshake told TCP: a probe for the first flight lost whole. */
+	fcfg->init_rtt_us = tcp_sk(sk)->srtt_us >> 3;
+	fcfg->flags = tcp_sk(sk)->rx_opt.sack_ok ? TONIC_FLOW_SACK : 0;
 }
 
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx)

@@ -53,6 +53,9 @@ enum tonic_trace_event {
 	TONIC_TRACE_TIMEOUT,	/* a: wnd_start, b: rto (cycles) */
 };
 
+/* struct tonic_flow_cfg.flags */
+#define TONIC_FLOW_SACK		0x1	/* the peer SACKs (a TCP handshake said so) */
+
 /* Per-flow parameters given at flow add; zero means "program default". */
 struct tonic_flow_cfg {
 	const struct tonic_prog_ops *prog;
@@ -64,6 +67,8 @@ struct tonic_flow_cfg {
 	u32 rto_cycles;		/* retransmission timeout */
 	u32 ack_notify;		/* emit TONIC_NOTE_ACKED every this many acked segments */
 	u32 start_seg;		/* first segment index (wnd_start at add) */
+	u32 init_rtt_us;	/* an RTT measured before the flow (a TCP handshake's), 0 = none */
+	u32 flags;		/* TONIC_FLOW_* */
 	/*
 	 * Program parameters: their meaning is defined by each program
 	 * (Documentation/programs.rst), 0 = the program's default.  Programs

@@ -71,6 +71,8 @@ static int tp_flow_add(struct tonic_dev *dev, u32 flow, const struct tonic_flow_
 	c.add.rto_cycles = cfg->rto_cycles;
 	c.add.ack_notify = cfg->ack_notify;
 	c.add.start_seg = cfg->start_seg;
+	c.add.init_rtt_us = cfg->init_rtt_us;
+	c.add.flags = cfg->flags;
 
 	spin_lock_bh(&p->evt_lock);
 	if (p->state != TP_UP || f->live) {

@@ -31,6 +31,9 @@ echo "$OUT"
 assert_eq "socket flow layout" "$(jget '[0]?keys')" \
 	"dev,id,owner,program,seg-size,sk-state,sub-delay-us,family,local-ipv4,local-port,remote-ipv4,remote-port,netns-inum,failed,cwnd,rate-kbps,credit,last-rtt-ns,bytes-sent,segs-sent,segs-rtx,segs-acked,timeouts,nacks,cnps,wnd-start,highest-sent,tail,param,prog-info"
 assert_eq "the program shows its ssthresh" "$(jget '[0].prog-info[0].name')" ssthresh
+# ... and its SRTT: the handshake's from the start (tonic_rto_init), then samples.
+assert_eq "... and its srtt_us" "$(jget '[0].prog-info[1].name')" srtt_us
+[ "$(jget '[0].prog-info[1].value')" -gt 0 ] || ksft_fail "srtt_us $(jget '[0].prog-info[1].value')"
 assert_eq "owner" "$(jget '[0].owner')" socket
 assert_eq "local" "$(jget '[0].local-ipv4')" 10.0.0.1
 assert_eq "remote" "$(jget '[0].remote-ipv4')" 10.0.0.2

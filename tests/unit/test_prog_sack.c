@@ -565,6 +565,53 @@ static void probe_after_full_ack(void)
 }
 
 /*
+ * The first flight lost whole: no ACK, so no RTT sample of the flow's own.
+ * Linux has the handshake's (tcp_synack_rtt_meas()) and, with a peer that
+ * SACKs, probes at 2 SRTT + its floor.  A flow given that RTT (init_rtt_us,
+ * 1 ms) probes by the PTO (12 ms), one without waits for the RTO (1 s); so
+ * does cubic unless the handshake said the peer SACKs (TONIC_FLOW_SACK),
+ * and a lone segment (its ACK may be delayed: the RTO stands, from when
+ * it left).
+ */
+static void first_flight(const struct tonic_prog_ops *prog, u32 rtt_us, u32 flags, u32 segs,
+			 u32 probes, const char *what)
+{
+	struct tonic_flow_cfg c = ph_cfg(prog);
+	struct ph *ph = ph_new(128);
+
+	c.init_cwnd = 4;
+	c.rto_cycles = 100000000;
+	c.init_rtt_us = rtt_us;
+	c.flags = flags;
+	ph_add(ph, 0, &c);
+	is(ph_stats(ph, 0).prog_info[1], rtt_us / 16 * 16, "srtt_us shown: the handshake's, or 0");
+	ph_push(ph, 0, segs);
+	ph_run(ph, 2000);
+	ph_mark(ph);
+	ph_run(ph, 1250000);
+	is(ph_count(ph, 0, 1), probes, what);
+	if (probes)
+		ok(ph_seg_sent(ph, 0, segs - 1) == 1, "... the last segment");
+	ph_run(ph, 100000000 - 1250000 - 2000 - 1000);
+	is(ph_count(ph, 0, 1), probes, "... nothing more before the RTO");
+	ph_run(ph, 2000);
+	is(ph_count(ph, 0, 1), probes ? probes : 1, "... then the RTO's, if no probe went");
+	ph_free(ph);
+}
+
+static void probe_first_flight(void)
+{
+	first_flight(&tonic_prog_sack, 1000, 0, 4, 1,
+		     "sack, handshake RTT 1 ms, 0..3 lost: a probe by 12.5 ms");
+	first_flight(&tonic_prog_sack, 0, 0, 4, 0, "sack, no RTT known: nothing by 12.5 ms");
+	first_flight(&tonic_prog_sack, 1000, 0, 1, 0, "sack, one segment out: nothing by 12.5 ms");
+	first_flight(&tonic_prog_cubic, 1000, TONIC_FLOW_SACK, 4, 1,
+		     "cubic, RTT 1 ms, the peer SACKs: a probe by 12.5 ms");
+	first_flight(&tonic_prog_cubic, 1000, 0, 4, 0,
+		     "cubic, RTT 1 ms, no SACK (Linux probes only with SACK): nothing");
+}
+
+/*
  * A retransmission lost again, with only other retransmissions after it.
  * 0..3 of ten lost, 4..9 SACKed: recovery resends 0, 1, 2, 3 in that
  * order.  0's retransmission is lost too; 1's arrives, and the receiver
@@ -621,6 +668,7 @@ int main(void)
 	loss_after_ecn_cut();
 	probe_sacked_tail();
 	probe_after_full_ack();
+	probe_first_flight();
 	rtx_overtaken();
 	return tap_done();
 }

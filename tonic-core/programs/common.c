@@ -74,8 +74,15 @@ void tonic_gbn_mark(struct tonic_prog_ctx *ctx)
 
 void tonic_rto_init(struct tonic_prog_ctx *ctx, struct tonic_rto *r)
 {
+	u32 us = ctx->cfg ? ctx->cfg->init_rtt_us : 0;
+
 	r->base = ctx->rto;
 	r->backoff = 0;
+	/* As Linux takes the SYN's RTT: without it a first flight lost whole has no probe. */
+	if (us) {
+		r->srtt = us >= 0xffff * 16 ? 0xffff : us / 16 ? : 1;
+		r->tlp |= TONIC_TLP_RTT;
+	}
 }
 
 /* The peer made progress: forget the backoff and restart the timer. */
@@ -135,6 +142,14 @@ void tonic_tcp_init(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	tonic_rto_init(ctx, &t->rto);
 	if (!ctx->cwnd)
 		ctx->cwnd = 1;
+}
+
+/* cubic, dctcp: RFC 6675 from the start when the handshake said the peer SACKs. */
+void tonic_tcp_init_sack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	tonic_tcp_init(ctx, t);
+	if (ctx->cfg && (ctx->cfg->flags & TONIC_FLOW_SACK))
+		tonic_sack_start(ctx, t);
 }
 
 /* The cumulative ack advanced: it is not a duplicate and the peer is alive. */
@@ -204,11 +219,15 @@ static u32 tonic_reno_ssthresh(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 	return half > 2 ? half : 2;
 }
 
-const char *const tonic_tcp_info_names[] = { "ssthresh", NULL };
+/* srtt_us: what the probe timeout counts from (sack.c), 0 before any sample. */
+const char *const tonic_tcp_info_names[] = { "ssthresh", "srtt_us", NULL };
 
 void tonic_tcp_get_info(const void *user, u32 *vals)
 {
-	vals[0] = ((const struct tonic_tcp *)user)->ssthresh;
+	const struct tonic_tcp *t = user;
+
+	vals[0] = t->ssthresh;
+	vals[1] = t->rto.tlp & TONIC_TLP_RTT ? t->rto.srtt * 16u : 0;
 }
 
 const struct tonic_tcp_cc tonic_reno_cc = {

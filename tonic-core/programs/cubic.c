@@ -83,7 +83,7 @@ u32 tonic_cubic_w(u32 w_max, u32 k_ms, u32 t_ms)
 
 static void cubic_init(struct tonic_prog_ctx *ctx)
 {
-	tonic_tcp_init(ctx, ctx->user);
+	tonic_tcp_init_sack(ctx, ctx->user);
 }
 
 /* RFC 9438 4.2-4.5, on new data acked outside recovery. */

@@ -37,7 +37,7 @@ static void dctcp_init(struct tonic_prog_ctx *ctx)
 {
 	struct dctcp *ca = ctx->user;
 
-	tonic_tcp_init(ctx, &ca->t);
+	tonic_tcp_init_sack(ctx, &ca->t);
 	/* "The sender ... initializes DCTCP.Alpha to 1": cautious until measured. */
 	ca->alpha = DCTCP_ALPHA_ONE;
 	ca->window_end = ctx->highest_sent;

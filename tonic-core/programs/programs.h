@@ -121,6 +121,7 @@ bool tonic_gbn_incoming(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
 void tonic_gbn_timeout(struct tonic_prog_ctx *ctx, struct tonic_rto *r);
 
 void tonic_tcp_init(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
+void tonic_tcp_init_sack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 void tonic_tcp_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 u8 tonic_tcp_dupack(struct tonic_tcp *t);
 u32 tonic_tcp_slow_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);
@@ -176,6 +177,7 @@ void tonic_dcqcn_get_info(const struct tonic_dcqcn *d, u32 *vals);
 void tonic_newreno_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
+void tonic_sack_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t);
 /* The one of the two Linux's TCP would use: RFC 6675 once the peer SACKs. */
 void tonic_tcp_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *cc);
 

@@ -24,6 +24,7 @@
 static void sack_init(struct tonic_prog_ctx *ctx)
 {
 	tonic_tcp_init(ctx, ctx->user);
+	tonic_sack_start(ctx, ctx->user);
 }
 
 /* Segments in [from, to) (offsets) that are SACKed (@set) or not. */
@@ -358,10 +359,15 @@ static u32 sack_out_next(const struct tonic_prog_ctx *ctx)
 	return w > hi ? w : hi;
 }
 
+static u64 sack_pto(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	return tonic_us_cycles(ctx, t->rto.srtt * 32ULL + TONIC_TLP_MIN_US);
+}
+
 static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	bool armed = t->rto.tlp & TONIC_TLP_ARMED;
-	u64 pto = tonic_us_cycles(ctx, t->rto.srtt * 32ULL + TONIC_TLP_MIN_US);
+	u64 pto = sack_pto(ctx, t);
 
 	if (!t->in_recovery && sack_out_next(ctx) >= 2 && !(t->rto.tlp & TONIC_TLP_OUT) &&
 	    (t->rto.tlp & TONIC_TLP_RTT) && !t->rto.backoff && pto < t->rto.base) {
@@ -376,6 +382,23 @@ static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 		ctx->rearm_rto = true;
 		t->rto.tlp &= ~TONIC_TLP_ARMED;
 	}
+}
+
+/*
+ * At flow start, with the handshake's RTT (tonic_rto_init()): the timer the
+ * first segment starts runs at the probe timeout, as Linux arms one after
+ * its first flight.  Whether two segments went out is known only when it
+ * fires (tonic_sack_probe_timeout()).
+ */
+void tonic_sack_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	u64 pto = sack_pto(ctx, t);
+
+	t->sack = 1;
+	if (!(t->rto.tlp & TONIC_TLP_RTT) || pto >= t->rto.base)
+		return;
+	ctx->rto = (u32)pto;
+	t->rto.tlp |= TONIC_TLP_ARMED;
 }
 
 /*
@@ -397,6 +420,11 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 	ctx->rearm_rto = true;
 	if (!hi || t->in_recovery)
 		return;
+	/* One segment out: its ACK may be delayed, the RTO stands (from its start). */
+	if (hi < 2) {
+		ctx->rto = (u32)(t->rto.base - sack_pto(ctx, t));
+		return;
+	}
 	/*
 	 * Something above the first hole was SACKed, too little for
 	 * DupThresh: sent after the hole, and arrived a PTO ago -- far past

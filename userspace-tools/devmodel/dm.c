@@ -278,6 +278,8 @@ static int dm_cmd(struct dm *dm, const struct tonic_pci_cmd *c)
 		fc.rto_cycles = c->add.rto_cycles;
 		fc.ack_notify = c->add.ack_notify;
 		fc.start_seg = c->add.start_seg;
+		fc.init_rtt_us = c->add.init_rtt_us;
+		fc.flags = c->add.flags;
 		err = tonic_flow_add(dm->tc, flow, &fc);
 		if (!err) {
 			dm->used[flow] = 1;

@@ -136,6 +136,7 @@ struct tonic_pci_cmd {
 			__u32 prog;	/* index in the program table */
 			__u32 seg_size, wnd_segs, init_cwnd, init_rate_kbps;
 			__u32 init_credit, rto_cycles, ack_notify, start_seg;
+			__u32 init_rtt_us, flags;
 		} add;
 		struct {
 			__u32 tail, last_len;
