@@ -422,7 +422,10 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 		return;
 	/* One segment out: its ACK may be delayed, the RTO stands (from its start). */
 	if (hi < 2) {
-		ctx->rto = (u32)(t->rto.base - sack_pto(ctx, t));
+		u64 pto = sack_pto(ctx, t);
+
+		/* Armed only below the RTO; kept so should that ever change. */
+		ctx->rto = pto < t->rto.base ? (u32)(t->rto.base - pto) : 1;
 		return;
 	}
 	/*
