@@ -424,7 +424,7 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 	if (hi < 2) {
 		u64 pto = sack_pto(ctx, t);
 
-		/* Armed only below the RTO; kept so should that ever change. */
+		/* Armed only while PTO < RTO (sack_arm_probe()): never wrap. */
 		ctx->rto = pto < t->rto.base ? (u32)(t->rto.base - pto) : 1;
 		return;
 	}
