@@ -74,15 +74,8 @@ void tonic_gbn_mark(struct tonic_prog_ctx *ctx)
 
 void tonic_rto_init(struct tonic_prog_ctx *ctx, struct tonic_rto *r)
 {
-	u32 us = ctx->cfg ? ctx->cfg->init_rtt_us : 0;
-
 	r->base = ctx->rto;
 	r->backoff = 0;
-	/* As Linux takes the SYN's RTT: without it a first flight lost whole has no probe. */
-	if (us) {
-		r->srtt = us >= 0xffff * 16 ? 0xffff : us / 16 ? : 1;
-		r->tlp |= TONIC_TLP_RTT;
-	}
 }
 
 /* The peer made progress: forget the backoff and restart the timer. */
@@ -219,7 +212,7 @@ static u32 tonic_reno_ssthresh(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 	return half > 2 ? half : 2;
 }
 
-/* srtt_us: what the probe timeout counts from (sack.c), 0 before any sample. */
+/* srtt_us: RFC 6675 recovery's, which its probe timeout counts from (sack.c); else 0. */
 const char *const tonic_tcp_info_names[] = { "ssthresh", "srtt_us", NULL };
 
 void tonic_tcp_get_info(const void *user, u32 *vals)

@@ -385,17 +385,24 @@ static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 }
 
 /*
- * At flow start, with the handshake's RTT (tonic_rto_init()): the timer the
- * first segment starts runs at the probe timeout, as Linux arms one after
- * its first flight.  Whether two segments went out is known only when it
- * fires (tonic_sack_probe_timeout()).
+ * At flow start.  Given an RTT measured before (the handshake's, as Linux
+ * takes the SYN-ACK's), the timer the first segment starts runs at the
+ * probe timeout, as Linux arms one after its first flight: without it a
+ * first flight lost whole waited for the RTO.  Whether two segments went
+ * out is known only when it fires (tonic_sack_probe_timeout()).
  */
 void tonic_sack_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
-	u64 pto = sack_pto(ctx, t);
+	u32 us = ctx->cfg ? ctx->cfg->init_rtt_us : 0;
+	u64 pto;
 
 	t->sack = 1;
-	if (!(t->rto.tlp & TONIC_TLP_RTT) || pto >= t->rto.base)
+	if (!us)
+		return;
+	t->rto.srtt = us >= 0xffff * 16 ? 0xffff : us / 16 ? : 1;
+	t->rto.tlp |= TONIC_TLP_RTT;
+	pto = sack_pto(ctx, t);
+	if (pto >= t->rto.base)
 		return;
 	ctx->rto = (u32)pto;
 	t->rto.tlp |= TONIC_TLP_ARMED;
