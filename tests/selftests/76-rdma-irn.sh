@@ -86,7 +86,9 @@ rdma_xfer irn-bdp16 tonic1 $G1 tonic0 $G0 -s 262144 -m 65536 -n 2 ||
 to=$(($(rdma_counter tonic0 timeouts) - to))
 drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops) - drops))
 echo "irn-bdp16: ${RDMA_SECS}s, $to timeouts, $drops descriptors dropped"
-[ "$to" = 0 ] || [ "$drops" -gt 0 ] || ksft_fail "irn-bdp16: $to timeouts on a clean path"
+# 0 in every run so far; a host stall past RTO_low (21 ms here, the tail
+# of each message) could cost one or two, the stall one per window (45).
+[ "$to" -le 4 ] || [ "$drops" -gt 0 ] || ksft_fail "irn-bdp16: $to timeouts on a clean path"
 rdma_program irn 0,0,0,0 || ksft_fail "tonic_rdma: program irn"
 rdma_netem loss 1% delay 1ms 1ms reorder 5%
 mark tonic0
