@@ -42,6 +42,11 @@ netem_drops() {
 	$TC -s qdisc show dev "$1" | awk '/dropped/ { sub(",", "", $7); print $7; exit }'
 }
 
+# desc_drops: descriptors either device dropped so far (a full QP queue).
+desc_drops() {
+	echo $(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops)))
+}
+
 # per_drop NAME DEV: retransmissions of DEV's QPs per packet netem dropped
 # on vethA (the data direction) since the marks taken by mark; x100.
 mark() {
@@ -69,7 +74,7 @@ rdma_xfer irn-clean tonic1 $G1 tonic0 $G0 -s 1048576 -m 65536 -n 3 ||
 # On a clean veth a packet goes missing only when the QP's descriptor
 # queue overflows (tonic_flow_desc_drops, under host load): without that,
 # nothing can arrive out of order.
-drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops)))
+drops=$(desc_drops)
 echo "irn-clean: $(rdma_counter tonic1 irn_ooo_placed) placed out of order, $drops descriptors dropped"
 [ "$drops" -gt 0 ] || [ "$(rdma_counter tonic1 irn_ooo_placed)" = 0 ] ||
 	ksft_fail "packets placed out of order on a clean path"
@@ -80,11 +85,11 @@ echo "irn-clean: $(rdma_counter tonic1 irn_ooo_placed) placed out of order, $dro
 # per window on a clean path (2 s for 512 KiB, 67 ms at a time).
 rdma_program irn 16,0,0,0 || ksft_fail "tonic_rdma: program irn, BDP-FC 16"
 to=$(rdma_counter tonic0 timeouts)
-drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops)))
+drops=$(desc_drops)
 rdma_xfer irn-bdp16 tonic1 $G1 tonic0 $G0 -s 262144 -m 65536 -n 2 ||
 	ksft_fail "tonic_rdma_xfer, irn, BDP-FC 16, clean"
 to=$(($(rdma_counter tonic0 timeouts) - to))
-drops=$(($(rdma_counter tonic0 tonic_flow_desc_drops) + $(rdma_counter tonic1 tonic_flow_desc_drops) - drops))
+drops=$(($(desc_drops) - drops))
 echo "irn-bdp16: ${RDMA_SECS}s, $to timeouts, $drops descriptors dropped"
 # 0 in every run so far; a host stall past RTO_low (21 ms here, the tail
 # of each message) could cost one or two, the stall one per window (45).

@@ -316,21 +316,23 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 	sack_send(ctx, t, true, false);
 }
 
-/* RFC 6298 2.3's SRTT (alpha 1/8) from the ACK's sample, in 16 us units. */
-static void sack_rtt(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+/* RFC 6298 2.3's SRTT (alpha 1/8) from an RTT sample, in 16 us units. */
+static void sack_rtt_sample(struct tonic_tcp *t, u64 us)
 {
-	u64 us;
-	u32 r;
+	u32 r = us >= 0xffff * 16ULL ? 0xffff : (u32)us / 16;
 
-	if (!ctx->pkt->rtt)
-		return;
-	us = tonic_cycles_us(ctx, ctx->pkt->rtt);
-	r = us >= 0xffff * 16ULL ? 0xffff : (u32)us / 16;
 	if (!(t->rto.tlp & TONIC_TLP_RTT))
 		t->rto.srtt = r;
 	else
 		t->rto.srtt = (u16)((t->rto.srtt * 7 + r) / 8);
 	t->rto.tlp |= TONIC_TLP_RTT;
+}
+
+/* The ACK's sample. */
+static void sack_rtt(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	if (ctx->pkt->rtt)
+		sack_rtt_sample(t, tonic_cycles_us(ctx, ctx->pkt->rtt));
 }
 
 /*
@@ -399,8 +401,7 @@ void tonic_sack_start(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	t->sack = 1;
 	if (!us)
 		return;
-	t->rto.srtt = us >= 0xffff * 16 ? 0xffff : us / 16 ? : 1;
-	t->rto.tlp |= TONIC_TLP_RTT;
+	sack_rtt_sample(t, us);
 	pto = sack_pto(ctx, t);
 	if (pto >= t->rto.base)
 		return;
