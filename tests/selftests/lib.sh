@@ -149,11 +149,25 @@ tonic_exit() {
 trap tonic_exit EXIT
 trap 'exit 1' INT TERM
 
+# jobs_ended PID...: each has exited (a zombie until wait reaps it).
+jobs_ended() {
+	for _p in "$@"; do
+		[ -r /proc/$_p/stat ] || continue
+		read -r _s < /proc/$_p/stat
+		_s=${_s##*) }
+		[ "${_s%% *}" = Z ] || return 1
+	done
+}
+
 # tonic_reset: the common part: the test's background jobs, every
 # namespace with what runs in it, RDMA links, init_net's congestion
 # control, and the modules tests load.
 tonic_reset() {
-	for _p in $(jobs -p); do kill "$_p" 2>/dev/null; done
+	_jobs=$(jobs -p)
+	for _p in $_jobs; do kill "$_p" 2>/dev/null; done
+	# A job may ignore SIGTERM, or miss it between fork and exec: wait
+	# would block on it for good.
+	wait_until 2 jobs_ended $_jobs || for _p in $_jobs; do kill -KILL "$_p" 2>/dev/null; done
 	wait 2>/dev/null
 	tonic_hosts_del
 	sysctl -qw net.ipv4.tcp_congestion_control=cubic 2>/dev/null
