@@ -31,6 +31,10 @@ static unsigned int cycle_ps = 10000;
 module_param(cycle_ps, uint, 0444);
 MODULE_PARM_DESC(cycle_ps, "soft device cycle length in picoseconds (10000 = 10 ns)");
 
+static unsigned int engines;
+module_param(engines, uint, 0444);
+MODULE_PARM_DESC(engines, "engine instances of the soft device, each with its own lock (0 = one per CPU)");
+
 static struct tonic_dev *tonic_soft;
 
 static int __init tonic_init(void)
@@ -57,7 +61,7 @@ static int __init tonic_init(void)
 	if (err)
 		goto err_defaults;
 	err = -ENOMEM;
-	tonic_soft = tonic_soft_create(max_flows, cycle_ps);
+	tonic_soft = tonic_soft_create(max_flows, cycle_ps, engines);
 	if (!tonic_soft)
 		goto err_pci;
 	tonic_soft->client = &tonic_client;

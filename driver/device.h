@@ -7,7 +7,7 @@
  *
  * Contexts: every op may be called from process or softirq context and
  * must not sleep.  The backend calls the client's deliver() hooks from its
- * own worker, with the device lock held: they must be short (queue work).
+ * own worker, with the backend's lock held: they must be short (queue work).
  */
 #ifndef _TONIC_DEVICE_H
 #define _TONIC_DEVICE_H
@@ -213,15 +213,15 @@ int tonic_dev_flow_attach(struct tonic_dev *dev, const struct tonic_flow_cfg *cf
 			  u32 *flow);
 /* Remove the flow: after return no deliver() hook runs for it. */
 void tonic_dev_flow_detach(struct tonic_dev *dev, u32 flow);
-/* Backend side: the client pointer of @flow (device lock held). */
+/* Backend side: the client pointer of @flow (the backend's lock for it held). */
 static inline void *tonic_dev_flow_priv(struct tonic_dev *dev, u32 flow)
 {
 	return flow < dev->max_flows ? dev->priv[flow] : NULL;
 }
 /*
- * Backend side: the client @flow's output goes to (device lock held): the
- * one given at attach, else dev->client.  Valid while the flow is in the
- * backend, as its client pointer is.
+ * Backend side: the client @flow's output goes to (the backend's lock for
+ * it held): the one given at attach, else dev->client.  Valid while the
+ * flow is in the backend, as its client pointer is.
  */
 static inline const struct tonic_flow_client *tonic_dev_flow_client(struct tonic_dev *dev,
 								     u32 flow)
@@ -334,6 +334,6 @@ void tonic_dev_for_each_flow(struct tonic_dev *dev, const struct tonic_flow_clie
 bool tonic_dev_prog_name(struct tonic_dev *dev, u32 idx, char name[16]);
 
 /* Backends. */
-struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps);
+struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps, u32 engines);
 
 #endif /* _TONIC_DEVICE_H */
