@@ -544,6 +544,69 @@ static void probe_sacked_tail(void)
 }
 
 /*
+ * RACK's reordering timer (RFC 8985 6.2, 6.3).  The flight of
+ * probe_sacked_tail(): 9 SACKed above 6..8, no other ACK to come.  9 was
+ * sent after 6..8 and has arrived, so they are lost once a reordering
+ * window has passed since then -- a quarter of SRTT, 250 us, plus the
+ * 2 ms Linux adds to the timer -- not a probe timeout (12 ms).  In the
+ * guest at 5 % loss the probe timer fired 44-62 times per 16 MB, 0.43-0.66 s
+ * idle, where kernel cubic sent 1-12 probes.  Once the path was seen to
+ * reorder -- an undo, or a hole filled by its original while the timer
+ * ran -- the window is SRTT, as Linux widens it up to SRTT.
+ */
+enum { REO_PLAIN, REO_UNDO, REO_FILLED };
+
+static void reorder_window(int mode, u32 wnd_us, const char *what)
+{
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, mode == REO_PLAIN ? 10 : 30);
+	u32 seg, hole = 10;
+
+	if (mode == REO_UNDO) {
+		/*
+		 * 0..3 reordered past 4..6: a recovery, undone by the late
+		 * originals, whose echo is 5 ms old, 2 ms after the resend
+		 * (SRTT 1.5 ms then); the ACKs after it carry no sample.
+		 */
+		sack_rtt(ph, 0, 4, 7, 1000);
+		ok(ph_seg_sent(ph, 0, 0) == 2, "%s: 4..6 SACKed above 0: recovery resends 0", what);
+		ph_run(ph, 200000);
+		ack_rtt(ph, 7, 5000);
+		is(ph_stats(ph, 0).cwnd, 10, "%s: the late originals acked: undone, cwnd 10", what);
+		for (seg = 8; seg <= 10; seg++)
+			ack_rtt(ph, seg, 0);
+	} else if (mode == REO_FILLED) {
+		/* 1 SACKed above 0, then 0 arrives 1 ms late: no recovery. */
+		sack_rtt(ph, 0, 1, 2, 1000);
+		ph_run(ph, 100000);
+		ph_mark(ph);
+		ack_rtt(ph, 2, 0);
+		is(ph_count(ph, 0, 1), 0, "%s: 0 arrived within the window: nothing resent", what);
+		for (seg = 4; seg <= 10; seg += 2)
+			ack_rtt(ph, seg, 0);
+	} else {
+		for (seg = 2; seg <= 6; seg += 2)
+			ack_rtt(ph, seg, 1000);
+		hole = 6;
+	}
+	sack_rtt(ph, hole, hole + 3, hole + 4, 0);
+	ph_mark(ph);
+	ph_run(ph, wnd_us * 100 - 5000);
+	is(ph_seg_sent(ph, 0, hole), 0, "%s: 50 us before the window ends, %u not resent", what,
+	   hole);
+	ph_run(ph, 10000);
+	ok(ph_seg_sent(ph, 0, hole) == 1, "%s: 50 us after, %u resent", what, hole);
+	is(ph_stats(ph, 0).timeouts, 1, "%s: one expiry, the reordering timer's", what);
+	ph_free(ph);
+}
+
+static void reorder_timer(void)
+{
+	reorder_window(REO_PLAIN, 2248, "a SACK above a hole, SRTT 992 us");
+	reorder_window(REO_UNDO, 3488, "after an undo, SRTT 1488 us");
+	reorder_window(REO_FILLED, 2992, "after a hole filled late, SRTT 992 us");
+}
+
+/*
  * An ACK of everything out releases the next flight: the probe timer must
  * be armed for it, as Linux arms it after sending (tcp_schedule_loss_probe()
  * from tcp_write_xmit()).  Armed only for what was out when the ACK came
@@ -669,6 +732,7 @@ int main(void)
 	reordered();
 	loss_after_ecn_cut();
 	probe_sacked_tail();
+	reorder_timer();
 	probe_after_full_ack();
 	probe_first_flight();
 	rtx_overtaken();

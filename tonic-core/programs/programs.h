@@ -40,6 +40,7 @@ struct tonic_rto {
 #define TONIC_TLP_RTT		0x1	/* srtt holds a sample */
 #define TONIC_TLP_ARMED		0x2	/* the timer runs at the probe timeout, not the RTO */
 #define TONIC_TLP_OUT		0x4	/* a probe (segment rtx_hi) is out */
+#define TONIC_TLP_REO		0x8	/* ... at RACK's reordering window instead (sack.c) */
 
 /*
  * State shared by the window-based TCP programs (reno, newreno, sack, cubic,
@@ -62,6 +63,7 @@ struct tonic_tcp {
 	u8 undo_ss:1;		/* that recovery began in slow start, which its undo resumes */
 	u8 cwr:1;		/* `recover` ends a window an ECE cut: a loss in it is repaired, not cut */
 	u8 remarked:1;		/* sack.c: holes resent again out of order in this recovery */
+	u8 reord:1;		/* sack.c: a recovery was undone, the path reorders */
 };
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */

@@ -187,6 +187,7 @@ static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 		return false;
 	t->in_recovery = 0;
 	t->cwnd_cnt = 0;
+	t->reord = 1;
 	t->recover = ctx->wnd_start;	/* nothing to resend after it (tonic_tcp_open()) */
 	if (ctx->cwnd < prior)
 		ctx->cwnd = prior;
@@ -366,24 +367,61 @@ static u64 sack_pto(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
 	return tonic_us_cycles(ctx, t->rto.srtt * 32ULL + TONIC_TLP_MIN_US);
 }
 
+/*
+ * RACK's reordering timer (RFC 8985 6.2, 6.3): how long a hole may still
+ * be reordering once a segment sent after it was delivered.  A quarter of
+ * the RTT (Linux takes min_rtt / 4; this program keeps only SRTT), all of
+ * SRTT once the path was seen to reorder (Linux widens it on D-SACKs, up
+ * to SRTT), plus the 2 ms Linux adds to every such timer
+ * (TCP_TIMEOUT_MIN_US): without it, a path that delays some segments by
+ * a millisecond had every one of them resent.
+ */
+#define TONIC_REO_MIN_US	2000
+
+static u64 sack_reo_wnd(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
+{
+	u32 us = t->rto.srtt * 16u;
+
+	return tonic_us_cycles(ctx, (t->reord ? us : us / 4) + TONIC_REO_MIN_US);
+}
+
+/*
+ * Outside recovery, with two or more out and an RTT known, the timer runs
+ * at the probe timeout -- or, while a segment is SACKed above the first
+ * hole (too few for DupThresh: RFC 6675 would wait), at RACK's reordering
+ * window: when it fires the hole is lost (tonic_sack_probe_timeout()).
+ * That window runs from the ACK that first SACKed above the hole; a PTO
+ * waited 10 ms and more for each such loss.
+ */
 static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
-	bool armed = t->rto.tlp & TONIC_TLP_ARMED;
-	u64 pto = sack_pto(ctx, t);
+	u8 tlp = t->rto.tlp;
+	bool reo = tonic_bm_count(ctx->acked, 1, tonic_flight(ctx)) != 0;
+	u64 when;
 
-	if (!t->in_recovery && sack_out_next(ctx) >= 2 && !(t->rto.tlp & TONIC_TLP_OUT) &&
-	    (t->rto.tlp & TONIC_TLP_RTT) && !t->rto.backoff && pto < t->rto.base) {
-		/* Restart it only where the RTO would restart: progress, or newly armed. */
-		if (!armed || ctx->rearm_rto) {
-			ctx->rto = (u32)pto;
+	/* The hole the window ran for was filled by its original: reordering. */
+	if ((tlp & TONIC_TLP_REO) && !t->in_recovery && ctx->wnd_start != ctx->old_wnd_start)
+		t->reord = 1;
+	when = reo ? sack_reo_wnd(ctx, t) : sack_pto(ctx, t);
+
+	if (!t->in_recovery && sack_out_next(ctx) >= 2 && !(tlp & TONIC_TLP_OUT) &&
+	    (tlp & TONIC_TLP_RTT) && !t->rto.backoff && when < t->rto.base) {
+		/*
+		 * Restart it only where the RTO would restart (progress, or
+		 * newly armed) or where the reordering window begins.
+		 */
+		if (!(tlp & TONIC_TLP_ARMED) || ctx->rearm_rto || (reo && !(tlp & TONIC_TLP_REO))) {
+			ctx->rto = (u32)when;
 			ctx->rearm_rto = true;
 		}
-		t->rto.tlp |= TONIC_TLP_ARMED;
-	} else if (armed) {
+		tlp |= TONIC_TLP_ARMED;
+		tlp = reo ? tlp | TONIC_TLP_REO : tlp & ~TONIC_TLP_REO;
+	} else if (tlp & TONIC_TLP_ARMED) {
 		ctx->rto = t->rto.base;
 		ctx->rearm_rto = true;
-		t->rto.tlp &= ~TONIC_TLP_ARMED;
+		tlp &= ~(TONIC_TLP_ARMED | TONIC_TLP_REO);
 	}
+	t->rto.tlp = tlp;
 }
 
 /*
@@ -423,7 +461,7 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 	struct tonic_tcp *t = ctx->user;
 	u32 hi = tonic_flight(ctx);
 
-	t->rto.tlp &= ~TONIC_TLP_ARMED;
+	t->rto.tlp &= ~(TONIC_TLP_ARMED | TONIC_TLP_REO);
 	ctx->rto = t->rto.base;
 	ctx->rearm_rto = true;
 	if (!hi || t->in_recovery)
@@ -438,10 +476,10 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 	}
 	/*
 	 * Something above the first hole was SACKed, too little for
-	 * DupThresh: sent after the hole, and arrived a PTO ago -- far past
-	 * RACK's reordering window (RFC 8985 6.2, a quarter of min RTT) --
-	 * so the hole is lost.  The probe, the last segment, may be the
-	 * SACKed one itself, which segment generation would skip: recover.
+	 * DupThresh: sent after the hole, and arrived RACK's reordering
+	 * window ago (sack_arm_probe()), so the hole is lost.  The probe, the
+	 * last segment, may be the SACKed one itself, which segment
+	 * generation would skip: recover.
 	 */
 	if (tonic_bm_count(ctx->acked, 1, hi) && tonic_tcp_may_enter(ctx, t)) {
 		sack_enter_recovery(ctx, t, cc);
