@@ -2,11 +2,11 @@
 /*
  * The soft Tonic: tonic-core running in the kernel.
  *
- * One engine instance per CPU (the module's "engines"), each behind its own
- * spinlock, so that flows on different CPUs never wait for each other: the
- * engine keeps no state across flows, and flow id f is flow f / n of
- * engine f % n, which spreads the ids device.c hands out (lowest free
- * first) over the engines.  A push or an incoming packet runs the flow's
+ * As many engine instances as CPUs (the module's "engines"), each behind
+ * its own spinlock, so that flows on different engines never wait for each
+ * other: the engine keeps no state across flows, and flow id f is flow
+ * f / n of engine f % n, which spreads the ids device.c hands out (lowest
+ * free first) over the engines.  A push or an incoming packet runs the flow's
  * engine at once, in the caller's context, up to "now" (ktime mapped to
  * cycles), at most TONIC_SOFT_BUDGET descriptors per run, and hands the
  * output to the flows' clients under the lock; what is left is the
@@ -34,6 +34,7 @@
 #define TONIC_SOFT_NOTES	(TONIC_SOFT_BUDGET * TONIC_NOTES_PER_CYCLE)
 #define TONIC_SOFT_AHEAD	32	/* cycles an inline run may go past now */
 #define TONIC_SOFT_ENGINES	64	/* at most */
+#define TONIC_SOFT_IN_QUEUE	4096	/* incoming packets queued, all engines */
 
 struct tonic_soft;
 
@@ -343,7 +344,7 @@ static void soft_engine_destroy(struct soft_engine *e)
 	cancel_work_sync(&e->poll);
 	hrtimer_cancel(&e->timer);
 	tonic_core_destroy(e->tc);
-	kfree(e);
+	kvfree(e);
 }
 
 /* Engines are created and destroyed with the device only: no lock needed. */
@@ -388,7 +389,7 @@ static void soft_ctr_read(struct tonic_dev *dev, u64 *vals)
 	}
 }
 
-/* debugfs "engines": each engine's flows and counters, a line each. */
+/* debugfs "engines": each engine's counters, a line each. */
 static int soft_engines_show(struct seq_file *m, void *v)
 {
 	struct tonic_soft *s = m->private;
@@ -428,16 +429,19 @@ static struct soft_engine *soft_engine_create(struct tonic_soft *s, u32 idx,
 	struct tonic_core_cfg cfg = *tmpl;
 	struct soft_engine *e;
 
-	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	/* Its output buffers make it 16 KB: no need for contiguous pages. */
+	e = kvzalloc(sizeof(*e), GFP_KERNEL);
 	if (!e)
 		return NULL;
 	e->s = s;
 	e->idx = idx;
 	cfg.max_flows = DIV_ROUND_UP(s->dev.max_flows, s->neng);
+	/* The device's 4096 queued packets, shared out; a few hundred each at least. */
+	cfg.in_queue = max_t(u32, TONIC_SOFT_IN_QUEUE / s->neng, TONIC_SOFT_BUDGET);
 	cfg.trace_arg = e;
 	e->tc = tonic_core_create(&cfg);
 	if (!e->tc) {
-		kfree(e);
+		kvfree(e);
 		return NULL;
 	}
 	spin_lock_init(&e->lock);
@@ -459,7 +463,6 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps, u32 engines)
 		.wnd_bits = 256,
 		.ring_depth = TONIC_RING_DEFAULT,
 		.cycle_ps = cycle_ps,
-		.in_queue = 4096,
 		.trace = soft_trace,
 	};
 	struct tonic_soft *s;

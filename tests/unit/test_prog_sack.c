@@ -599,11 +599,46 @@ static void reorder_window(int mode, u32 wnd_us, const char *what)
 	ph_free(ph);
 }
 
+/*
+ * After an RTO the holes below its point are go-back-N's to resend: no
+ * reordering timer runs for them (its expiry could start no recovery),
+ * and their filling says nothing of reordering -- taken for it, every RTO
+ * with data SACKed above the hole widened the window for the next 15
+ * recoveries.
+ */
+static void reorder_after_rto(void)
+{
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 40);
+	u64 to;
+	u32 hs, ws;
+
+	sack_rtt(ph, 1, 0, 0, 1000);
+	ph_run(ph, 110000000);	/* a probe at 12 ms, the RTO 1 s later */
+	to = ph_stats(ph, 0).timeouts;
+	ok(to >= 1 && ph_stats(ph, 0).cwnd == 1, "an RTO: cwnd 1 (%llu expiries)",
+	   (unsigned long long)to);
+	hs = ph_stats(ph, 0).highest_sent;
+	sack_rtt(ph, 2, 5, hs, 0);
+	ph_run(ph, 300000);
+	is(ph_stats(ph, 0).timeouts, to, "SACKed above the RTO's holes: no timer expiry in 3 ms");
+	ack_rtt(ph, hs, 0);
+	ws = ph_stats(ph, 0).wnd_start;
+	ok(ph_stats(ph, 0).highest_sent >= ws + 3, "all acked, new data out from %u", ws);
+	sack_rtt(ph, ws, ws + 2, ws + 3, 0);
+	ph_mark(ph);
+	ph_run(ph, 224800 - 5000);
+	is(ph_seg_sent(ph, 0, ws), 0, "a new hole: 50 us before SRTT/4 + 2 ms, not resent");
+	ph_run(ph, 10000);
+	ok(ph_seg_sent(ph, 0, ws) == 1, "50 us after, resent: the window was not widened");
+	ph_free(ph);
+}
+
 static void reorder_timer(void)
 {
 	reorder_window(REO_PLAIN, 2248, "a SACK above a hole, SRTT 992 us");
 	reorder_window(REO_UNDO, 3488, "after an undo, SRTT 1488 us");
 	reorder_window(REO_FILLED, 2992, "after a hole filled late, SRTT 992 us");
+	reorder_after_rto();
 }
 
 /*

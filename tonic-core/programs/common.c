@@ -155,7 +155,7 @@ void tonic_tcp_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 /* Count a duplicate ack, saturating so the DupThresh edge fires only once. */
 u8 tonic_tcp_dupack(struct tonic_tcp *t)
 {
-	if (t->dupacks < 255)
+	if (t->dupacks < 15)
 		t->dupacks++;
 	return t->dupacks;
 }

@@ -57,13 +57,13 @@ struct tonic_tcp {
 		u16 cwnd_cnt;	/* open: acked segments towards the next +1 in congestion avoidance */
 		u16 rtx_ms;	/* RFC 6675 recovery: its first retransmission, ms (sack.c) */
 	};
-	u8 dupacks;
+	u8 dupacks:4;		/* saturates: DupThresh is 3 */
+	u8 reord:4;		/* sack.c: recoveries left with the wider reordering window */
 	u8 in_recovery:2;	/* 0, or TONIC_REC_* */
 	u8 sack:1;		/* the peer SACKs: RFC 6675 recovery (tonic_tcp_incoming()) */
 	u8 undo_ss:1;		/* that recovery began in slow start, which its undo resumes */
 	u8 cwr:1;		/* `recover` ends a window an ECE cut: a loss in it is repaired, not cut */
 	u8 remarked:1;		/* sack.c: holes resent again out of order in this recovery */
-	u8 reord:1;		/* sack.c: a recovery was undone, the path reorders */
 };
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */

@@ -21,6 +21,10 @@
 #include "../program.h"
 #include "programs.h"
 
+/* RACK's reordering timer (sack_reo_wnd()). */
+#define TONIC_REO_MIN_US	2000
+#define TONIC_REO_PERSIST	15
+
 static void sack_init(struct tonic_prog_ctx *ctx)
 {
 	tonic_tcp_init(ctx, ctx->user);
@@ -187,7 +191,7 @@ static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 		return false;
 	t->in_recovery = 0;
 	t->cwnd_cnt = 0;
-	t->reord = 1;
+	t->reord = TONIC_REO_PERSIST;
 	t->recover = ctx->wnd_start;	/* nothing to resend after it (tonic_tcp_open()) */
 	if (ctx->cwnd < prior)
 		ctx->cwnd = prior;
@@ -372,12 +376,11 @@ static u64 sack_pto(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
  * be reordering once a segment sent after it was delivered.  A quarter of
  * the RTT (Linux takes min_rtt / 4; this program keeps only SRTT), all of
  * SRTT once the path was seen to reorder (Linux widens it on D-SACKs, up
- * to SRTT), plus the 2 ms Linux adds to every such timer
- * (TCP_TIMEOUT_MIN_US): without it, a path that delays some segments by
- * a millisecond had every one of them resent.
+ * to SRTT) and for the next TONIC_REO_PERSIST recoveries that were not
+ * undone (Linux's reo_wnd_persist), plus the 2 ms Linux adds to every
+ * such timer (TCP_TIMEOUT_MIN_US): without it, a path that delays some
+ * segments by a millisecond had every one of them resent.
  */
-#define TONIC_REO_MIN_US	2000
-
 static u64 sack_reo_wnd(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
 {
 	u32 us = t->rto.srtt * 16u;
@@ -388,20 +391,25 @@ static u64 sack_reo_wnd(const struct tonic_prog_ctx *ctx, const struct tonic_tcp
 /*
  * Outside recovery, with two or more out and an RTT known, the timer runs
  * at the probe timeout -- or, while a segment is SACKed above the first
- * hole (too few for DupThresh: RFC 6675 would wait), at RACK's reordering
- * window: when it fires the hole is lost (tonic_sack_probe_timeout()).
- * That window runs from the ACK that first SACKed above the hole; a PTO
- * waited 10 ms and more for each such loss.
+ * hole (too few for DupThresh: RFC 6675 would wait) and a recovery may
+ * start for it, at RACK's reordering window: when it fires the hole is
+ * lost (tonic_sack_probe_timeout()).  That window runs from the ACK that
+ * first SACKed above the hole; a PTO waited 10 ms and more for each such
+ * loss.  Holes below the point of an RTO are the RTO's go-back-N's to
+ * resend (tonic_tcp_may_enter()): the probe timer, as before, for them.
  */
 static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	u8 tlp = t->rto.tlp;
-	bool reo = tonic_bm_count(ctx->acked, 1, tonic_flight(ctx)) != 0;
+	bool reo = tonic_bm_count(ctx->acked, 1, tonic_flight(ctx)) && tonic_tcp_may_enter(ctx, t);
 	u64 when;
 
-	/* The hole the window ran for was filled by its original: reordering. */
+	/*
+	 * The hole the window ran for was filled by its original (armed only
+	 * where nothing resends it): reordering.
+	 */
 	if ((tlp & TONIC_TLP_REO) && !t->in_recovery && ctx->wnd_start != ctx->old_wnd_start)
-		t->reord = 1;
+		t->reord = TONIC_REO_PERSIST;
 	when = reo ? sack_reo_wnd(ctx, t) : sack_pto(ctx, t);
 
 	if (!t->in_recovery && sack_out_next(ctx) >= 2 && !(tlp & TONIC_TLP_OUT) &&
@@ -522,6 +530,8 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 		if (t->in_recovery && !tonic_before(ctx->wnd_start, t->recover)) {
 			t->in_recovery = 0;
 			t->cwnd_cnt = 0;
+			if (t->reord)
+				t->reord--;
 			ctx->cwnd = t->ssthresh;
 			return;
 		}
