@@ -18,6 +18,8 @@ echo 8192 > $T/buffer_size_kb
 echo 1 > $T/events/tonic/tonic_sock_xmit/enable || ksft_fail "enable tonic:tonic_sock_xmit"
 echo 1 > $T/events/workqueue/workqueue_execute_start/enable ||
 	ksft_fail "enable workqueue:workqueue_execute_start"
+# What else may wake the flow's work: the device's timers.
+echo 1 > $T/events/tonic/tonic_timeout/enable || ksft_fail "enable tonic:tonic_timeout"
 N=200
 fails=0
 check() {
@@ -64,7 +66,9 @@ on h1 tonic_xfer -c 10.0.0.2 7301 $((MB << 20)) -U -w 100000 -r || fails=$((fail
 wait
 cat $T/trace > /tmp/trace.62b
 works=$(grep -c "workqueue_execute_start:.*function tonic_flow_work" /tmp/trace.62b)
-echo "$MB MB in writes of 100000 bytes: the flow's work ran $works times"
+echo "$MB MB in writes of 100000 bytes: the flow's work ran $works times;" \
+	"$(grep -c "tonic_timeout:" /tmp/trace.62b) timer expiries," \
+	"$(grep -c "tonic_sock_xmit:.* rtx=1" /tmp/trace.62b) retransmissions"
 check "no event lost (trace buffer)" eval '! grep -q "LOST.*EVENTS" /tmp/trace.62b'
 # 715 runs before, 4-5 after on Debian's and the debug kernel alike:
 # at most one per MB leaves room for a busy host.
