@@ -50,7 +50,9 @@ GROUPS = [
 # A backend's own counters, X(name, doc): no attribute each, but a
 # "backend" nest of the dev-stats nest with their name and value.
 BACKENDS = [
-    ('TONIC_SOFT_COUNTERS', 'The soft device\'s'),
+    ('TONIC_SOFT_COUNTERS', 'The soft device\'s, summed over its engines (one per CPU, '
+     'each engine\'s in ``/sys/kernel/debug/tonic_soft0/engines``; its engine counters '
+     'above are their sums too, but ``cycles`` is the latest engine\'s clock)'),
     ('TONIC_PCI_COUNTERS', 'The PCIe driver\'s (also in the PCI device\'s sysfs file '
      '``tonic_info``)'),
 ]
