@@ -401,7 +401,8 @@ static u64 sack_reo_wnd(const struct tonic_prog_ctx *ctx, const struct tonic_tcp
 static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	u8 tlp = t->rto.tlp;
-	bool reo = tonic_bm_count(ctx->acked, 1, tonic_flight(ctx)) && tonic_tcp_may_enter(ctx, t);
+	bool reo = !t->in_recovery && tonic_tcp_may_enter(ctx, t) &&
+		   tonic_bm_count(ctx->acked, 1, tonic_flight(ctx));
 	u64 when;
 
 	/*
