@@ -388,10 +388,20 @@ static u64 sack_reo_wnd(const struct tonic_prog_ctx *ctx, const struct tonic_tcp
 	return tonic_us_cycles(ctx, (t->reord ? us : us / 4) + TONIC_REO_MIN_US);
 }
 
+/* Whether the timer may run at @when instead of the RTO (sack_arm_probe()). */
+static bool sack_probe_ok(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t, u64 when)
+{
+	u8 tlp = t->rto.tlp;
+
+	return !t->in_recovery && sack_out_next(ctx) >= 2 && !(tlp & TONIC_TLP_OUT) &&
+	       (tlp & TONIC_TLP_RTT) && !t->rto.backoff && when < t->rto.base;
+}
+
 /*
  * Outside recovery, with two or more out and an RTT known, the timer runs
  * at the probe timeout -- or, while a segment is SACKed above the first
- * hole (too few for DupThresh: RFC 6675 would wait) and a recovery may
+ * hole (too few for DupThresh: RFC 6675 would wait; or any number, on a
+ * path seen to reorder, sack_ack()) and a recovery may
  * start for it, at RACK's reordering window: when it fires the hole is
  * lost (tonic_sack_probe_timeout()).  That window runs from the ACK that
  * first SACKed above the hole; a PTO waited 10 ms and more for each such
@@ -413,8 +423,7 @@ static void sack_arm_probe(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 		t->reord = TONIC_REO_PERSIST;
 	when = reo ? sack_reo_wnd(ctx, t) : sack_pto(ctx, t);
 
-	if (!t->in_recovery && sack_out_next(ctx) >= 2 && !(tlp & TONIC_TLP_OUT) &&
-	    (tlp & TONIC_TLP_RTT) && !t->rto.backoff && when < t->rto.base) {
+	if (sack_probe_ok(ctx, t, when)) {
 		/*
 		 * Restart it only where the RTO would restart (progress, or
 		 * newly armed) or where the reordering window begins.
@@ -563,8 +572,19 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	if (t->dupacks < sack_thresh(ctx) && !probe_sacked &&
 	    tonic_bm_count(ctx->acked, 1, hi) < sack_thresh(ctx))
 		return;
-	if (tonic_tcp_may_enter(ctx, t))
-		sack_enter_recovery(ctx, t, cc);
+	if (!tonic_tcp_may_enter(ctx, t))
+		return;
+	/*
+	 * On a path seen to reorder, DupThresh SACKs wait for the reordering
+	 * window too (sack_arm_probe() runs it, its expiry starts the
+	 * recovery), as Linux's RACK gives up its zero window once it has
+	 * seen reordering (tcp_rack_reo_wnd()).  A millisecond's delay let
+	 * three segments overtake one at a gigabit, and the recovery that
+	 * started, too short for the timestamps to undo, resent the flight.
+	 */
+	if (t->reord && !probe_sacked && sack_probe_ok(ctx, t, sack_reo_wnd(ctx, t)))
+		return;
+	sack_enter_recovery(ctx, t, cc);
 }
 
 /*
