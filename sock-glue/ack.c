@@ -54,6 +54,41 @@ static u32 tonic_off_seg(const struct tonic_sk *ctx, u64 off, bool round_up)
 }
 
 /*
+ * RFC 2883 (tcp_check_dsack()): a first block below the cumulative ack, or
+ * inside the second, reports a segment that arrived twice.
+ */
+static bool tonic_is_dsack(const struct tonic_tap_slot *t, u32 ack)
+{
+	if (before(t->sack[0][0], ack))
+		return true;
+	return t->nsack > 1 && !after(t->sack[0][1], t->sack[1][1]) &&
+	       !before(t->sack[0][0], t->sack[1][0]);
+}
+
+/*
+ * A D-SACK goes to the device as @pkt's first block (TONIC_PKT_F_DSACK):
+ * the segments it covers whole, within what this burst sent.  The
+ * programs undo a recovery whose every resend is reported so (sack.c).
+ */
+static void tonic_dsack(const struct tonic_sk *ctx, const struct tcp_sock *tp,
+			struct tonic_pkt *pkt, u32 sseq, u32 eseq)
+{
+	s64 s = tonic_seq_off(ctx, sseq), e = tonic_seq_off(ctx, eseq);
+	u32 ss, es;
+
+	if (!after(eseq, sseq) || after(eseq, tp->snd_nxt) || s < 0 || e > (s64)ctx->ttail)
+		return;
+	ss = tonic_off_seg(ctx, s, true);
+	es = tonic_off_seg(ctx, e, false);
+	if (!tonic_before(ss, es))
+		return;
+	pkt->flags |= TONIC_PKT_F_DSACK;
+	pkt->sack[0].start = ss;
+	pkt->sack[0].end = es;
+	pkt->nsack = 1;
+}
+
+/*
  * The congestion control "tonic" stands in for the socket's own while the
  * flow is attached.  Under the socket lock (owned), so no ACK is in
  * tcp_ack() meanwhile.  The module reference mirrors what
@@ -162,6 +197,10 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 		u32 ss, es, sseq = t.sack[i][0], eseq = t.sack[i][1];
 		s64 s, e;
 
+		if (!i && tonic_is_dsack(&t, ack)) {
+			tonic_dsack(ctx, tp, &pkt, sseq, eseq);
+			continue;
+		}
 		/*
 		 * As tcp_is_sackblock_valid(), minus D-SACKs: above the ack (the
 		 * byte at the ack is missing, or the ack would be past it),

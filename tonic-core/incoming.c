@@ -50,7 +50,8 @@ static u32 tonic_in_sack(struct tonic_core *tc, u32 id, const struct tonic_pkt *
 		tc->st.bad_sack++;
 		n = TONIC_MAX_SACK;
 	}
-	for (i = 0; i < n; i++) {
+	/* A D-SACK reports a duplicate, not a newly arrived segment. */
+	for (i = !!(p->flags & TONIC_PKT_F_DSACK); i < n; i++) {
 		u32 s = p->sack[i].start, e = p->sack[i].end;
 
 		/* Empty, inverted, or wholly outside [wnd_start, highest_sent). */

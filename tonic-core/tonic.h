@@ -90,13 +90,20 @@ enum tonic_pkt_type {
 #define TONIC_PKT_F_NO_CUM	0x2	/* ACK/NACK: cum_ack not valid, ignore it */
 /* NACK from a go-back-N receiver (RoCE): it kept nothing from cum_ack on. */
 #define TONIC_PKT_F_GBN		0x4
+/*
+ * ACK whose sack[0] is a D-SACK (RFC 2883): segments that arrived twice,
+ * below cum_ack or inside another block.  Stage 1 leaves it out of the
+ * acked bitmap; programs read it to undo a needless recovery.
+ */
+#define TONIC_PKT_F_DSACK	0x8
 
 /*
  * Incoming stage 1 (fixed) applies cum_ack and the SACK blocks of ACK and
  * NACK packets (CNP and GRANT packets carry neither).  A cum_ack behind
  * wnd_start is ignored (stale_ack); one beyond highest_sent rejects the
  * whole packet (bad_ack).  SACK blocks are clipped to
- * [wnd_start, highest_sent) (bad_sack counts clipped or dropped blocks).
+ * [wnd_start, highest_sent) (bad_sack counts clipped or dropped blocks);
+ * a D-SACK block (TONIC_PKT_F_DSACK) is not applied.
  * A GRANT adds @grant bytes of credit to a grant-scheme flow.
  */
 

@@ -139,6 +139,19 @@ int main(void)
 		tonic_incoming(tc, 0, &p);
 		run(tc, 600);
 		ok(cstats(tc).bad_sack == before + 5, "nsack > TONIC_MAX_SACK clipped and counted");
+		/* A D-SACK (RFC 2883) is neither bad nor acks anything. */
+		p.nsack = 2;
+		p.flags = TONIC_PKT_F_DSACK;
+		p.sack[0] = (struct tonic_sack){ 1, 2 };		/* below the ack */
+		p.sack[1] = (struct tonic_sack){ 5, 6 };
+		tonic_incoming(tc, 0, &p);
+		run(tc, 620);
+		p.sack[0] = (struct tonic_sack){ 6, 7 };		/* above: not a SACK */
+		tonic_incoming(tc, 0, &p);
+		run(tc, 640);
+		ok(cstats(tc).bad_sack == before + 5, "D-SACK blocks are not bad SACK blocks");
+		ok(fstats(tc, 0).segs_acked == 4 + 2, "... and ack nothing: only 5, by the second block");
+		p.flags = 0;
 		p.nsack = 0;
 	}
 

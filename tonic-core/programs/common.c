@@ -379,6 +379,7 @@ void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const st
 	t->ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
 	t->recover = ctx->highest_sent;
 	t->in_recovery = 0;
+	t->undo_rtx = 0;
 	t->cwr = 0;
 	t->dupacks = 0;
 	t->cwnd_cnt = 0;

@@ -64,6 +64,13 @@ struct tonic_tcp {
 	u8 undo_ss:1;		/* that recovery began in slow start, which its undo resumes */
 	u8 cwr:1;		/* `recover` ends a window an ECE cut: a loss in it is repaired, not cut */
 	u8 remarked:1;		/* sack.c: holes resent again out of order in this recovery */
+	/*
+	 * sack.c's undo (Linux's prior_cwnd, undo_retrans): the flight the
+	 * last recovery began with, and 1 + its retransmissions not yet
+	 * reported as duplicates (0: nothing to undo).
+	 */
+	u16 prior;
+	u16 undo_rtx;
 };
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */

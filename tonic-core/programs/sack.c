@@ -80,11 +80,23 @@ static u32 sack_thresh(const struct tonic_prog_ctx *ctx)
 }
 
 /*
+ * Count @n retransmissions in the recovery's undo budget (sack_dsack()).
+ * Counted when marked: a mark the engine drops (acked meanwhile) only
+ * makes an undo less likely.
+ */
+static void sack_count_rtx(struct tonic_tcp *t, u32 n)
+{
+	if (t->undo_rtx)
+		t->undo_rtx = n < 0xffffu - t->undo_rtx ? t->undo_rtx + n : 0xffff;
+}
+
+/*
  * Retransmit offsets [from, to): HighRxt becomes to - 1, and what is sent
  * from now on is newer than every retransmission so far (sack_lost_rtx()).
  */
 static void sack_mark(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from, u32 to)
 {
+	sack_count_rtx(t, sack_cnt(ctx, from, to, false));
 	tonic_mark_rtx(ctx, ctx->wnd_start + from, ctx->wnd_start + to);
 	t->rtx_next = ctx->wnd_start + to;
 	t->rtx_hi = (u16)ctx->highest_sent;
@@ -96,6 +108,14 @@ static u32 sack_off16(const struct tonic_prog_ctx *ctx, u16 seg16)
 	return (u16)(seg16 - (u16)ctx->wnd_start);
 }
 
+/* The ACK's first SACK block (RFC 2018: the latest arrival's), after any D-SACK. */
+static const struct tonic_sack *sack_first(const struct tonic_pkt *p)
+{
+	u32 i = !!(p->flags & TONIC_PKT_F_DSACK);
+
+	return i < p->nsack ? &p->sack[i] : NULL;
+}
+
 /*
  * This duplicate ACK SACKed a segment resent after the first hole's
  * retransmission: the receiver reports the block holding the segment that
@@ -105,12 +125,11 @@ static u32 sack_off16(const struct tonic_prog_ctx *ctx, u16 seg16)
  */
 static bool sack_rtx_overtaken(const struct tonic_prog_ctx *ctx, const struct tonic_tcp *t)
 {
-	const struct tonic_pkt *p = ctx->pkt;
+	const struct tonic_sack *b = sack_first(ctx->pkt);
 
-	if (!p->nsack || ctx->wnd_start != ctx->old_wnd_start || !ctx->new_acked)
+	if (!b || ctx->wnd_start != ctx->old_wnd_start || !ctx->new_acked)
 		return false;
-	return tonic_after(p->sack[0].start, ctx->wnd_start) &&
-	       !tonic_after(p->sack[0].end, t->rtx_next);
+	return tonic_after(b->start, ctx->wnd_start) && !tonic_after(b->end, t->rtx_next);
 }
 
 /*
@@ -143,7 +162,10 @@ static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 		 * lost one in pipe.  These resends are newer than everything
 		 * below rtx_next, which therefore tells no more about them.
 		 */
-		tonic_mark_rtx(ctx, ctx->wnd_start, ctx->pkt->sack[0].start);
+		u32 start = sack_first(ctx->pkt)->start;
+
+		sack_count_rtx(t, sack_cnt(ctx, 0, start - ctx->wnd_start, false));
+		tonic_mark_rtx(ctx, ctx->wnd_start, start);
 		t->rtx_hi = (u16)ctx->highest_sent;
 		t->remarked = 1;
 	}
@@ -173,33 +195,70 @@ static bool sack_rtx_delivered(const struct tonic_prog_ctx *ctx, const struct to
 }
 
 /*
- * The late original filled the hole (sack_rtx_delivered()): the recovery
- * was for reordering.  Once no retransmission is out, undo it, as Linux
- * does (tcp_try_undo_partial(); RFC 3522's response): the window goes
- * back to the flight it cut, as far as this ACK knows it (what was out
- * from the hole on), and the recovery ends.  So does ssthresh, as far as
- * one bit keeps it: slow start resumes if the recovery interrupted it,
- * else ssthresh is at least 3/4 of that flight (Linux's prior_ssthresh,
- * tcp_current_ssthresh()).  No retransmission out: all are below the new
- * cumulative ACK, and no rescue was sent.
+ * The last recovery was for reordering: undo it, as Linux does
+ * (tcp_undo_cwnd_reduction(); RFC 3522's response).  The window goes
+ * back to the flight it cut, and the recovery, if still running, ends.
+ * So does ssthresh, as far as one bit keeps it: slow start resumes if the
+ * recovery interrupted it, else ssthresh is at least 3/4 of that flight
+ * (Linux's prior_ssthresh, tcp_current_ssthresh()).  The path reorders:
+ * the reordering window widens (sack_reo_wnd()).
+ */
+static void sack_undo_window(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	if (t->in_recovery) {
+		t->in_recovery = 0;
+		t->cwnd_cnt = 0;
+	}
+	t->reord = TONIC_REO_PERSIST;
+	t->undo_rtx = 0;
+	if (tonic_before(ctx->wnd_start, t->recover))
+		t->recover = ctx->wnd_start;	/* nothing to resend after it (tonic_tcp_open()) */
+	if (ctx->cwnd < t->prior)
+		ctx->cwnd = t->prior;
+	if (t->undo_ss)
+		t->ssthresh = ctx->wnd_bits;
+	else if (t->ssthresh < t->prior * 3 / 4u)
+		t->ssthresh = t->prior * 3 / 4u;
+}
+
+/*
+ * The late original filled the hole (sack_rtx_delivered()).  Once no
+ * retransmission is out -- all are below the new cumulative ACK, and no
+ * rescue was sent -- the recovery is undone (tcp_try_undo_partial()).
  */
 static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
-	u32 prior = t->recover - ctx->old_wnd_start;
-
 	if (t->in_recovery == TONIC_REC_RESCUED || tonic_after(t->rtx_next, ctx->wnd_start))
 		return false;
-	t->in_recovery = 0;
-	t->cwnd_cnt = 0;
-	t->reord = TONIC_REO_PERSIST;
-	t->recover = ctx->wnd_start;	/* nothing to resend after it (tonic_tcp_open()) */
-	if (ctx->cwnd < prior)
-		ctx->cwnd = prior;
-	if (t->undo_ss)
-		t->ssthresh = ctx->wnd_bits;
-	else if (t->ssthresh < prior * 3 / 4)
-		t->ssthresh = prior * 3 / 4;
+	sack_undo_window(ctx, t);
 	return true;
+}
+
+/*
+ * A D-SACK (RFC 2883) of what the last recovery resent: that segment had
+ * arrived before.  Once every retransmission of the recovery is reported
+ * so, nothing was lost and the recovery is undone, running or over --
+ * Linux's undo_retrans and tcp_try_undo_dsack(), which the 1 ms
+ * timestamps cannot replace: on a path that delays segments by less than
+ * two ticks the retransmission's echo and the original's look alike
+ * (sack_rtx_delivered()).  Only segments of that recovery's flight count
+ * ([recover - prior, recover)); the sum is capped by what was resent.
+ */
+static void sack_dsack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
+{
+	const struct tonic_pkt *p = ctx->pkt;
+	u32 lo = t->recover - t->prior, s, e, n;
+
+	if (!(p->flags & TONIC_PKT_F_DSACK) || !p->nsack || t->undo_rtx < 2)
+		return;
+	s = tonic_before(p->sack[0].start, lo) ? lo : p->sack[0].start;
+	e = tonic_after(p->sack[0].end, t->recover) ? t->recover : p->sack[0].end;
+	if (!tonic_before(s, e))
+		return;
+	n = e - s;
+	t->undo_rtx = n < t->undo_rtx - 1u ? t->undo_rtx - n : 1;
+	if (t->undo_rtx == 1)
+		sack_undo_window(ctx, t);
 }
 
 /*
@@ -299,6 +358,7 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 	 */
 	if (t->in_recovery != TONIC_REC_PARTIAL)
 		return;
+	sack_count_rtx(t, 1);
 	tonic_mark_rtx(ctx, ctx->wnd_start + hi - 1, ctx->wnd_start + hi);
 	t->rtx_hi = (u16)ctx->highest_sent;
 	t->in_recovery = TONIC_REC_RESCUED;
@@ -314,6 +374,9 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 {
 	t->undo_ss = ctx->cwnd < t->ssthresh;
 	t->remarked = 0;
+	t->prior = (u16)tonic_flight(ctx);
+	/* No undo of a window an ECE cut; a probe out is one more to report. */
+	t->undo_rtx = tonic_tcp_in_cwr(ctx, t) ? 0 : 1 + !!(t->rto.tlp & TONIC_TLP_OUT);
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 	t->rtx_ms = sack_ms(ctx);
 	t->rtx_next = ctx->wnd_start;
@@ -549,7 +612,12 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 			tonic_tcp_open(ctx, t, acked, cc);
 		else if (t->in_recovery == TONIC_REC_FAST)
 			t->in_recovery = TONIC_REC_PARTIAL;	/* HighACK > RescueRxt */
-	} else if (hi && !t->in_recovery) {
+	} else if (hi && !t->in_recovery && ctx->new_acked) {
+		/*
+		 * RFC 6675's duplicate ACK SACKs what was not SACKed before.
+		 * A D-SACK's (a resend arrived twice) counted: each needless
+		 * retransmission then brought the next recovery nearer.
+		 */
 		tonic_tcp_dupack(t);
 	}
 	if (!hi)
@@ -601,6 +669,7 @@ void tonic_sack_incoming(struct tonic_prog_ctx *ctx, const struct tonic_tcp_cc *
 	if (ctx->pkt->type != TONIC_PKT_ACK)
 		return;
 	sack_rtt(ctx, t);
+	sack_dsack(ctx, t);
 	sack_ack(ctx, t, cc, sack_probe_acked(ctx, t));
 	sack_arm_probe(ctx, t);
 }
