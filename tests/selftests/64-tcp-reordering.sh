@@ -1,14 +1,14 @@
 #!/bin/sh
 # Reordering is not loss.  On a path that reorders and loses nothing,
 # offloaded cubic and kernel cubic send 8 MB each, in the same boot:
-# every byte arrives, and the offload resends at most half of what it
-# sends.  What it resends is printed beside kernel cubic's, not held to
-# a tighter bound: on the 1 ms path many runs resend 0-5 % (kernel cubic
-# 0-1.2 %), but about four in ten start a recovery on a reordered hole
-# that they cannot undo (the late original's timestamp echo is within the
-# 2 ms the undo test allows, Documentation/programs.rst), and the
-# partial-ACK rule then resends what is still in flight: 9-33 %, in 6 of
-# 14 runs with the reordering timer and 4 of 10 without it.
+# every byte arrives, and the offload resends at most 15 % of what it
+# sends (both counts are printed).  Measured: 0-3.7 % on the 1 ms path in
+# 18 runs, 0-5.5 % on the 5 ms one in 7 (kernel cubic 0-1.4 % and 0-3.1 %
+# in the same boots): a flow's first reordering starts a recovery that
+# only the receiver's D-SACKs undo (Documentation/programs.rst, sack).
+# Before the D-SACK undo about four runs in ten on the 1 ms path resent
+# 9-33 %: each needless recovery's D-SACKs, taken for duplicate ACKs,
+# started the next.
 # timeout: 300
 . /tests/lib.sh
 tonic_load || ksft_fail "modprobe tonic"
@@ -38,10 +38,10 @@ for net in "delay 1ms reorder 5%" "delay 5ms reorder 20% 50%"; do
 	port=$((port + 2))
 	set -- $o
 	echo "netem $net: offload resent $2 of $1 segments; kernel cubic resent ${k#* }"
-	if [ "${1:-0}" -gt 0 ] && [ $(($2 * 2)) -le "$1" ]; then
-		echo "ok   at most half"
+	if [ "${1:-0}" -gt 0 ] && [ $(($2 * 20)) -le $(($1 * 3)) ]; then
+		echo "ok   at most 15 % resent"
 	else
-		echo "FAIL more than half resent, or nothing sent"
+		echo "FAIL more than 15 % resent, or nothing sent"
 		fails=$((fails + 1))
 	fi
 done
