@@ -76,7 +76,9 @@ static void tonic_dsack(const struct tonic_sk *ctx, const struct tcp_sock *tp,
 	s64 s = tonic_seq_off(ctx, sseq), e = tonic_seq_off(ctx, eseq);
 	u32 ss, es;
 
-	if (!after(eseq, sseq) || after(eseq, tp->snd_nxt) || s < 0 || e > (s64)ctx->ttail)
+	/* As tcp_is_sackblock_valid(): one below the ack lies wholly below it. */
+	if (!after(eseq, sseq) || after(eseq, tp->snd_nxt) || s < 0 || e > (s64)ctx->ttail ||
+	    (before(sseq, tp->snd_una) && after(eseq, tp->snd_una)))
 		return;
 	ss = tonic_off_seg(ctx, s, true);
 	es = tonic_off_seg(ctx, e, false);

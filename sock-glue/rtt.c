@@ -123,13 +123,15 @@ long tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_
 	struct tonic_stamp *s = first ? tonic_rtt_slot(ctx, *first) : NULL;
 	bool echo = s && s->us == TONIC_STAMP_RTX;
 	u32 now = (u32)tcp_sk(sk)->tcp_mstamp;	/* TCP's receive path has just read the clock */
+	/* The newest SACK block: the first after any D-SACK (RFC 2883). */
+	u32 b = !!(pkt->flags & TONIC_PKT_F_DSACK);
 	long us = -1;
 
 	if (!echo) {
 		if (first)
 			us = tonic_rtt_take(ctx, pkt->cum_ack - 1, now);
-		if (us < 0 && pkt->nsack)
-			us = tonic_rtt_take(ctx, pkt->sack[0].end - 1, now);
+		if (us < 0 && pkt->nsack > b)
+			us = tonic_rtt_take(ctx, pkt->sack[b].end - 1, now);
 		echo = us < 0 && first;
 	}
 	if (echo && ts_ms >= 0)

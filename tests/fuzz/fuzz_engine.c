@@ -211,7 +211,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 			p.type = TONIC_PKT_ACK;
 			v = get(&r, 1);
 			p.cum_ack = v & 0x80 ? get(&r, 4) : f->wnd_start + (s8)v;
-			p.flags = get(&r, 1) & (TONIC_PKT_F_ECE | TONIC_PKT_F_NO_CUM | TONIC_PKT_F_DSACK);
+			p.flags = get(&r, 1) &
+				  (TONIC_PKT_F_ECE | TONIC_PKT_F_NO_CUM | TONIC_PKT_F_DSACK);
 			p.nsack = get(&r, 1) % 6;
 			for (u32 k = 0; k < TONIC_MAX_SACK; k++) {
 				p.sack[k].start = f->wnd_start + (s8)get(&r, 1);

@@ -528,15 +528,13 @@ static void dsack_undo(void)
 	n = spurious_recovery(ph, rtx);
 	cut = ph_stats(ph, 0).cwnd;
 	ok(n > 10 && cut < 30, "a recovery on reordering: %u resent, cwnd cut to %u", n, cut);
-	dsack(ph, 30, 0, 0);
-	is(ph_stats(ph, 0).cwnd, cut, "a D-SACK of a segment sent before the recovery: no undo");
 	ws = ph_stats(ph, 0).wnd_start;
 	dsack(ph, ws, ws + 1, ws + 2);
 	is(ph_stats(ph, 0).wnd_start, ws, "a D-SACK above the ack is not a SACK: nothing acked");
-	is(ph_stats(ph, 0).cwnd, cut, "... and one after the recovery's flight undoes nothing");
 	for (k = 0; k + 1 < n; k++)
 		dsack(ph, 30, rtx[k], rtx[k] + 1);
-	ok(ph_stats(ph, 0).cwnd < 30, "all but one retransmission D-SACKed: still cut (%u)",
+	ok(ph_stats(ph, 0).cwnd < 30,
+	   "all but one retransmission D-SACKed, and a segment never resent: still cut (%u)",
 	   ph_stats(ph, 0).cwnd);
 	dsack(ph, 30, rtx[n - 1], rtx[n - 1] + 1);
 	ok(ph_stats(ph, 0).cwnd >= 30, "every one D-SACKed: undone, cwnd %u >= 30",
@@ -582,6 +580,70 @@ static void dsack_real_loss(void)
 		if (rtx[k] != 13)
 			dsack(ph, 30, rtx[k], rtx[k] + 1);
 	is(ph_stats(ph, 0).cwnd, cut, "all D-SACKed but a real loss: the window stays cut");
+	ph_free(ph);
+}
+
+/*
+ * What must not undo a recovery.  An ECE between the last D-SACKs: its
+ * cut stands (Linux's tcp_enter_cwr() clears undo_marker).  A tail loss
+ * probe's original arriving too: the probe was a retransmission of the
+ * recovery its SACK started, and its D-SACK answers for it, not for the
+ * hole's real resend.  A copy the network made of a segment never
+ * resent (Linux counts only TCPCB_RETRANS segments above the ack).
+ */
+static void dsack_ecn(void)
+{
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 30, 200);
+	struct tonic_pkt ece = { .type = TONIC_PKT_ACK, .flags = TONIC_PKT_F_ECE };
+	u32 rtx[64], n, k, cut;
+
+	n = spurious_recovery(ph, rtx);
+	for (k = 0; k + 1 < n; k++)
+		dsack(ph, 30, rtx[k], rtx[k] + 1);
+	ece.cum_ack = 31;
+	ph_in(ph, 0, &ece);
+	ph_run(ph, SETTLE);
+	cut = ph_stats(ph, 0).cwnd;
+	dsack(ph, 31, rtx[n - 1], rtx[n - 1] + 1);
+	ok(ph_stats(ph, 0).cwnd <= cut, "an ECE before the last D-SACK: its cut stands (%u, %u)",
+	   ph_stats(ph, 0).cwnd, cut);
+	ph_free(ph);
+}
+
+static void dsack_probe(void)
+{
+	struct ph *ph = probed_flow();
+	u32 ssthresh;
+
+	ph_sack(ph, 0, 6, 9, 10);
+	ph_run(ph, SETTLE);
+	ok(ph_seg_sent(ph, 0, 6) == 1, "the probe (9) SACKed above 6..8: 6 resent");
+	ssthresh = ph_stats(ph, 0).prog_info[0];
+	dsack(ph, 6, 9, 10);
+	is(ph_stats(ph, 0).prog_info[0], ssthresh,
+	   "9 arrived twice (original and probe): the recovery stands (ssthresh %u)", ssthresh);
+	ph_free(ph);
+}
+
+static void dsack_network_copy(void)
+{
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 20);
+	struct tonic_pkt p = { .type = TONIC_PKT_ACK, .cum_ack = 0, .nsack = 2,
+			       .flags = TONIC_PKT_F_DSACK };
+	u32 ssthresh;
+
+	ph_sack(ph, 0, 0, 1, 4);
+	ph_run(ph, SETTLE);
+	ok(ph_seg_sent(ph, 0, 0) == 2, "0 lost, 1..3 SACKed: 0 resent");
+	ssthresh = ph_stats(ph, 0).prog_info[0];
+	p.sack[0] = (struct tonic_sack){ 2, 3 };
+	p.sack[1] = (struct tonic_sack){ 1, 4 };
+	ph_mark(ph);
+	ph_in(ph, 0, &p);
+	ph_run(ph, SETTLE);
+	is(ph_count(ph, 0, 1), 0, "a copy of 2, never resent, D-SACKed: nothing resent again");
+	is(ph_stats(ph, 0).prog_info[0], ssthresh, "... the recovery stands (ssthresh %u)",
+	   ssthresh);
 	ph_free(ph);
 }
 
@@ -920,6 +982,9 @@ int main(void)
 	dsack_not_dupack();
 	dsack_undo();
 	dsack_real_loss();
+	dsack_ecn();
+	dsack_probe();
+	dsack_network_copy();
 	loss_after_ecn_cut();
 	probe_sacked_tail();
 	reorder_timer();

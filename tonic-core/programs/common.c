@@ -354,6 +354,7 @@ bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct
 		return false;
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_ECN);
 	t->in_recovery = 0;
+	t->undo_rtx = 0;	/* no D-SACK undoes this cut (Linux's tcp_enter_cwr()) */
 	/*
 	 * `recover` now only stops a second cut in this window: nothing was
 	 * lost, so tell tonic_tcp_open()'s post-RTO go-back-N that everything

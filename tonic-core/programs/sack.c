@@ -228,7 +228,8 @@ static void sack_undo_window(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  */
 static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
-	if (t->in_recovery == TONIC_REC_RESCUED || tonic_after(t->rtx_next, ctx->wnd_start))
+	if (!t->undo_rtx || t->in_recovery == TONIC_REC_RESCUED ||
+	    tonic_after(t->rtx_next, ctx->wnd_start))
 		return false;
 	sack_undo_window(ctx, t);
 	return true;
@@ -241,21 +242,33 @@ static bool sack_undo(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
  * Linux's undo_retrans and tcp_try_undo_dsack(), which the 1 ms
  * timestamps cannot replace: on a path that delays segments by less than
  * two ticks the retransmission's echo and the original's look alike
- * (sack_rtx_delivered()).  Only segments of that recovery's flight count
- * ([recover - prior, recover)); the sum is capped by what was resent.
+ * (sack_rtx_delivered()).  Only segments sent since that recovery began
+ * count, and above the cumulative ACK only those resent (the engine's
+ * rtx_done): a copy the network made of another one answers for no
+ * retransmission.  Below it the engine keeps no record, and every
+ * segment counts, as in Linux.
  */
 static void sack_dsack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	const struct tonic_pkt *p = ctx->pkt;
-	u32 lo = t->recover - t->prior, s, e, n;
+	u32 lo = t->recover - t->prior, s, e, n = 0;
 
 	if (!(p->flags & TONIC_PKT_F_DSACK) || !p->nsack || t->undo_rtx < 2)
 		return;
 	s = tonic_before(p->sack[0].start, lo) ? lo : p->sack[0].start;
-	e = tonic_after(p->sack[0].end, t->recover) ? t->recover : p->sack[0].end;
+	e = tonic_after(p->sack[0].end, ctx->highest_sent) ? ctx->highest_sent : p->sack[0].end;
 	if (!tonic_before(s, e))
 		return;
-	n = e - s;
+	if (tonic_before(s, ctx->wnd_start)) {
+		u32 below = tonic_before(e, ctx->wnd_start) ? e : ctx->wnd_start;
+
+		n = below - s;
+		s = below;
+	}
+	if (tonic_before(s, e))
+		n += tonic_bm_count(ctx->rtx_done, s - ctx->wnd_start, e - ctx->wnd_start);
+	if (!n)
+		return;
 	t->undo_rtx = n < t->undo_rtx - 1u ? t->undo_rtx - n : 1;
 	if (t->undo_rtx == 1)
 		sack_undo_window(ctx, t);
@@ -367,16 +380,23 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 /*
  * Step (4): "RecoveryPoint = HighData", "ssthresh = cwnd = (FlightSize /
  * 2)", retransmit HighACK + 1 "and set both HighRxt and RescueRxt" to it
- * (TONIC_REC_FAST: no rescue before HighACK moves).
+ * (TONIC_REC_FAST: no rescue before HighACK moves).  @probe: this ACK
+ * SACKed the tail loss probe.
  */
 static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
-				const struct tonic_tcp_cc *cc)
+				const struct tonic_tcp_cc *cc, bool probe)
 {
+	bool ece = tonic_tcp_in_cwr(ctx, t) || (ctx->pkt && (ctx->pkt->flags & TONIC_PKT_F_ECE));
+
 	t->undo_ss = ctx->cwnd < t->ssthresh;
 	t->remarked = 0;
 	t->prior = (u16)tonic_flight(ctx);
-	/* No undo of a window an ECE cut; a probe out is one more to report. */
-	t->undo_rtx = tonic_tcp_in_cwr(ctx, t) ? 0 : 1 + !!(t->rto.tlp & TONIC_TLP_OUT);
+	/*
+	 * No undo of a window an ECE cut, or of one cut on an ECE (Linux
+	 * keeps no prior_ssthresh then); a probe out, or SACKed by this ACK,
+	 * is one more retransmission to be reported.
+	 */
+	t->undo_rtx = ece ? 0 : 1 + (probe || (t->rto.tlp & TONIC_TLP_OUT));
 	tonic_tcp_enter_recovery(ctx, t, cc, TONIC_CE_LOSS);
 	t->rtx_ms = sack_ms(ctx);
 	t->rtx_next = ctx->wnd_start;
@@ -563,7 +583,7 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 	 * generation would skip: recover.
 	 */
 	if (tonic_bm_count(ctx->acked, 1, hi) && tonic_tcp_may_enter(ctx, t)) {
-		sack_enter_recovery(ctx, t, cc);
+		sack_enter_recovery(ctx, t, cc, false);
 		return;
 	}
 	tonic_mark_rtx(ctx, ctx->highest_sent - 1, ctx->highest_sent);
@@ -652,7 +672,7 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 	 */
 	if (t->reord && !probe_sacked && sack_probe_ok(ctx, t, sack_reo_wnd(ctx, t)))
 		return;
-	sack_enter_recovery(ctx, t, cc);
+	sack_enter_recovery(ctx, t, cc, probe_sacked);
 }
 
 /*
