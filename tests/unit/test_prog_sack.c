@@ -503,8 +503,10 @@ static void dsack(struct ph *ph, u32 cum, u32 s, u32 e)
  * this, test 64's 1 ms path resent up to a third of its bytes in four
  * runs of ten.
  */
-static u32 spurious_recovery(struct ph *ph, u32 *rtx)
+static u32 spurious_recovery(struct ph *ph, u32 *rtx, bool ece_at_end)
 {
+	struct tonic_pkt last = { .type = TONIC_PKT_ACK, .cum_ack = 30, .rtt = 100000,
+				  .flags = TONIC_PKT_F_ECE };
 	u32 seg, n, k;
 
 	ph_run(ph, 500000);
@@ -512,8 +514,14 @@ static u32 spurious_recovery(struct ph *ph, u32 *rtx)
 	for (seg = 6; seg <= 13; seg++)
 		sack_rtt(ph, 0, 4, seg, 5000);
 	ph_run(ph, 100000);
-	for (seg = 13; seg <= 30; seg++)
+	for (seg = 13; seg < 30; seg++)
 		ack_rtt(ph, seg, 1000);
+	if (ece_at_end) {
+		ph_in(ph, 0, &last);
+		ph_run(ph, SETTLE);
+	} else {
+		ack_rtt(ph, 30, 1000);
+	}
 	n = ph_count(ph, 0, 1);
 	for (k = 0; k < n && k < 64; k++)
 		rtx[k] = ph_nth(ph, 0, 1, k)->d.seg;
@@ -525,7 +533,7 @@ static void dsack_undo(void)
 	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 30, 200);
 	u32 rtx[64], n, k, cut, ws;
 
-	n = spurious_recovery(ph, rtx);
+	n = spurious_recovery(ph, rtx, false);
 	cut = ph_stats(ph, 0).cwnd;
 	ok(n > 10 && cut < 30, "a recovery on reordering: %u resent, cwnd cut to %u", n, cut);
 	ws = ph_stats(ph, 0).wnd_start;
@@ -574,7 +582,7 @@ static void dsack_real_loss(void)
 	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 30, 200);
 	u32 rtx[64], n, k, cut;
 
-	n = spurious_recovery(ph, rtx);
+	n = spurious_recovery(ph, rtx, false);
 	cut = ph_stats(ph, 0).cwnd;
 	for (k = 0; k < n; k++)
 		if (rtx[k] != 13)
@@ -597,7 +605,7 @@ static void dsack_ecn(void)
 	struct tonic_pkt ece = { .type = TONIC_PKT_ACK, .flags = TONIC_PKT_F_ECE };
 	u32 rtx[64], n, k, cut;
 
-	n = spurious_recovery(ph, rtx);
+	n = spurious_recovery(ph, rtx, false);
 	for (k = 0; k + 1 < n; k++)
 		dsack(ph, 30, rtx[k], rtx[k] + 1);
 	ece.cum_ack = 31;
@@ -607,6 +615,16 @@ static void dsack_ecn(void)
 	dsack(ph, 31, rtx[n - 1], rtx[n - 1] + 1);
 	ok(ph_stats(ph, 0).cwnd <= cut, "an ECE before the last D-SACK: its cut stands (%u, %u)",
 	   ph_stats(ph, 0).cwnd, cut);
+	ph_free(ph);
+
+	/* The ECE on the ACK that ends the recovery (Linux: tcp_try_to_open()). */
+	ph = ph_tcp_flow(&tonic_prog_sack, 30, 200);
+	n = spurious_recovery(ph, rtx, true);
+	cut = ph_stats(ph, 0).prog_info[0];
+	ok(cut < 15, "an ECE on the ACK that ends the recovery cuts again: ssthresh %u", cut);
+	for (k = 0; k < n; k++)
+		dsack(ph, 30, rtx[k], rtx[k] + 1);
+	is(ph_stats(ph, 0).prog_info[0], cut, "... and no D-SACK undoes that cut");
 	ph_free(ph);
 }
 
@@ -622,6 +640,41 @@ static void dsack_probe(void)
 	dsack(ph, 6, 9, 10);
 	is(ph_stats(ph, 0).prog_info[0], ssthresh,
 	   "9 arrived twice (original and probe): the recovery stands (ssthresh %u)", ssthresh);
+	ph_free(ph);
+}
+
+/*
+ * A real loss: 2 lost, 3..5 SACKed, 2 resent once and never D-SACKed; the
+ * recovery ends.  Later a tail loss probe goes out and its original
+ * arrives too: the probe's D-SACK answers for the probe, not for 2's
+ * resend (Linux counts every retransmission, probes too, in
+ * undo_retrans).  Counted for 2, one spurious probe undid the recovery.
+ */
+static void dsack_probe_after_recovery(void)
+{
+	struct ph *ph = ph_tcp_flow(&tonic_prog_sack, 10, 20);
+	u32 ssthresh, cwnd, hs;
+
+	ack_rtt(ph, 2, 1000);
+	sack_rtt(ph, 2, 3, 4, 1000);
+	sack_rtt(ph, 2, 3, 5, 1000);
+	sack_rtt(ph, 2, 3, 6, 1000);
+	ok(ph_seg_sent(ph, 0, 2) == 2, "2 lost, 3..5 SACKed: 2 resent");
+	ack_rtt(ph, ph_stats(ph, 0).highest_sent, 1000);
+	ack_rtt(ph, 18, 1000);
+	hs = ph_stats(ph, 0).highest_sent;
+	ssthresh = ph_stats(ph, 0).prog_info[0];
+	cwnd = ph_stats(ph, 0).cwnd;
+	ph_mark(ph);
+	ph_run(ph, 1500000);
+	ok(ph_count(ph, 0, 1) == 1 && ph_seg_sent(ph, 0, hs - 1) == 1,
+	   "recovery over, the tail unacked: a probe of %u", hs - 1);
+	ack_rtt(ph, hs, 15000);
+	dsack(ph, hs, hs - 1, hs);
+	is(ph_stats(ph, 0).prog_info[0], ssthresh,
+	   "the probe's D-SACK: the recovery of a real loss stands (ssthresh %u)", ssthresh);
+	ok(ph_stats(ph, 0).cwnd <= cwnd + 2, "... and its window (%u, was %u)",
+	   ph_stats(ph, 0).cwnd, cwnd);
 	ph_free(ph);
 }
 
@@ -984,6 +1037,7 @@ int main(void)
 	dsack_real_loss();
 	dsack_ecn();
 	dsack_probe();
+	dsack_probe_after_recovery();
 	dsack_network_copy();
 	loss_after_ecn_cut();
 	probe_sacked_tail();

@@ -586,6 +586,8 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 		sack_enter_recovery(ctx, t, cc, false);
 		return;
 	}
+	/* A retransmission too: its D-SACK must not answer for another one. */
+	sack_count_rtx(t, 1);
 	tonic_mark_rtx(ctx, ctx->highest_sent - 1, ctx->highest_sent);
 	t->rtx_hi = (u16)(ctx->highest_sent - 1);
 	t->rto.tlp |= TONIC_TLP_OUT;
@@ -626,6 +628,8 @@ static void sack_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const stru
 			if (t->reord)
 				t->reord--;
 			ctx->cwnd = t->ssthresh;
+			/* An ECE on it cuts again, for good (tcp_try_to_open()). */
+			tonic_tcp_ecn(ctx, t, cc);
 			return;
 		}
 		if (!t->in_recovery)
