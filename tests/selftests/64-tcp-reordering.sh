@@ -3,7 +3,7 @@
 # offloaded cubic and kernel cubic send 8 MB each, in the same boot:
 # every byte arrives, and the offload resends at most 15 % of what it
 # sends (both counts are printed).  Measured: 0-3.7 % on the 1 ms path in
-# 25 runs, 0-6.3 % on the 5 ms one in 14 (kernel cubic 0-1.4 % and 0-3.1 %
+# 32 runs, 0-6.3 % on the 5 ms one in 21 (kernel cubic 0-1.5 % and 0-3.1 %
 # in the same boots): a flow's first reordering starts a recovery that
 # only the receiver's D-SACKs undo (Documentation/programs.rst, sack).
 # Before the D-SACK undo about four runs in ten on the 1 ms path resent
