@@ -123,8 +123,7 @@ long tonic_rtt_sample(struct sock *sk, struct tonic_sk *ctx, const struct tonic_
 	struct tonic_stamp *s = first ? tonic_rtt_slot(ctx, *first) : NULL;
 	bool echo = s && s->us == TONIC_STAMP_RTX;
 	u32 now = (u32)tcp_sk(sk)->tcp_mstamp;	/* TCP's receive path has just read the clock */
-	/* The newest SACK block: the first after any D-SACK (RFC 2883). */
-	u32 b = !!(pkt->flags & TONIC_PKT_F_DSACK);
+	u32 b = tonic_pkt_sack0(pkt);	/* the newest SACK block (RFC 2018) */
 	long us = -1;
 
 	if (!echo) {

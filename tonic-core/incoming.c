@@ -51,7 +51,7 @@ static u32 tonic_in_sack(struct tonic_core *tc, u32 id, const struct tonic_pkt *
 		n = TONIC_MAX_SACK;
 	}
 	/* A D-SACK reports a duplicate, not a newly arrived segment. */
-	for (i = !!(p->flags & TONIC_PKT_F_DSACK); i < n; i++) {
+	for (i = tonic_pkt_sack0(p); i < n; i++) {
 		u32 s = p->sack[i].start, e = p->sack[i].end;
 
 		/* Empty, inverted, or wholly outside [wnd_start, highest_sent). */

@@ -122,6 +122,12 @@ struct tonic_pkt {
 	u32 rtt;		/* RTT sample in cycles, 0 if none */
 };
 
+/* Index of @p's first SACK block that reports new arrivals (after any D-SACK). */
+static inline u32 tonic_pkt_sack0(const struct tonic_pkt *p)
+{
+	return !!(p->flags & TONIC_PKT_F_DSACK);
+}
+
 #define TONIC_DESC_RTX		0x1	/* a retransmission */
 #define TONIC_DESC_LAST		0x2	/* last segment announced (end of burst) */
 #define TONIC_DESC_CWR		0x4	/* window was reduced: set CWR on the wire */

@@ -80,14 +80,18 @@ static u32 sack_thresh(const struct tonic_prog_ctx *ctx)
 }
 
 /*
- * Count @n retransmissions in the recovery's undo budget (sack_dsack()).
- * Counted when marked: a mark the engine drops (acked meanwhile) only
- * makes an undo less likely.
+ * Mark offsets [from, to) for retransmission, every path's way, and count
+ * the unSACKed ones in the recovery's undo budget (sack_dsack()): counted
+ * when marked, so a mark the engine drops (acked meanwhile) only makes an
+ * undo less likely.
  */
-static void sack_count_rtx(struct tonic_tcp *t, u32 n)
+static void sack_resend(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from, u32 to)
 {
+	u32 n = sack_cnt(ctx, from, to, false);
+
 	if (t->undo_rtx)
 		t->undo_rtx = n < 0xffffu - t->undo_rtx ? t->undo_rtx + n : 0xffff;
+	tonic_mark_rtx(ctx, ctx->wnd_start + from, ctx->wnd_start + to);
 }
 
 /*
@@ -96,8 +100,7 @@ static void sack_count_rtx(struct tonic_tcp *t, u32 n)
  */
 static void sack_mark(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 from, u32 to)
 {
-	sack_count_rtx(t, sack_cnt(ctx, from, to, false));
-	tonic_mark_rtx(ctx, ctx->wnd_start + from, ctx->wnd_start + to);
+	sack_resend(ctx, t, from, to);
 	t->rtx_next = ctx->wnd_start + to;
 	t->rtx_hi = (u16)ctx->highest_sent;
 }
@@ -111,7 +114,7 @@ static u32 sack_off16(const struct tonic_prog_ctx *ctx, u16 seg16)
 /* The ACK's first SACK block (RFC 2018: the latest arrival's), after any D-SACK. */
 static const struct tonic_sack *sack_first(const struct tonic_pkt *p)
 {
-	u32 i = !!(p->flags & TONIC_PKT_F_DSACK);
+	u32 i = tonic_pkt_sack0(p);
 
 	return i < p->nsack ? &p->sack[i] : NULL;
 }
@@ -162,10 +165,7 @@ static void sack_lost_rtx(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 		 * lost one in pipe.  These resends are newer than everything
 		 * below rtx_next, which therefore tells no more about them.
 		 */
-		u32 start = sack_first(ctx->pkt)->start;
-
-		sack_count_rtx(t, sack_cnt(ctx, 0, start - ctx->wnd_start, false));
-		tonic_mark_rtx(ctx, ctx->wnd_start, start);
+		sack_resend(ctx, t, 0, sack_first(ctx->pkt)->start - ctx->wnd_start);
 		t->rtx_hi = (u16)ctx->highest_sent;
 		t->remarked = 1;
 	}
@@ -371,8 +371,7 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 	 */
 	if (t->in_recovery != TONIC_REC_PARTIAL)
 		return;
-	sack_count_rtx(t, 1);
-	tonic_mark_rtx(ctx, ctx->wnd_start + hi - 1, ctx->wnd_start + hi);
+	sack_resend(ctx, t, hi - 1, hi);
 	t->rtx_hi = (u16)ctx->highest_sent;
 	t->in_recovery = TONIC_REC_RESCUED;
 }
@@ -587,8 +586,7 @@ void tonic_sack_probe_timeout(struct tonic_prog_ctx *ctx, const struct tonic_tcp
 		return;
 	}
 	/* A retransmission too: its D-SACK must not answer for another one. */
-	sack_count_rtx(t, 1);
-	tonic_mark_rtx(ctx, ctx->highest_sent - 1, ctx->highest_sent);
+	sack_resend(ctx, t, hi - 1, hi);
 	t->rtx_hi = (u16)(ctx->highest_sent - 1);
 	t->rto.tlp |= TONIC_TLP_OUT;
 }
