@@ -24,7 +24,7 @@ trap 'rm -rf "$R"' EXIT
 # (Soft-RoCE): rdma_rxe (with ib_core, ib_uverbs, udp_tunnel), rdma_ucm (the
 # rdma_cm of rping and perftest -R), and crc32_generic, which rxe asks the
 # crypto API for at run time (ICRC), so modprobe --show-depends cannot see it.
-GUEST_KMODS="veth sch_netem sch_fq sch_tbf sch_red sch_ingress cls_matchall cls_u32 act_gact bridge tcp_diag rdma_rxe ib_uverbs rdma_ucm crc32_generic"
+GUEST_KMODS="veth sch_prio sch_netem sch_fq sch_tbf sch_red sch_ingress cls_matchall cls_u32 act_gact bridge tcp_diag rdma_rxe ib_uverbs rdma_ucm crc32_generic"
 # Real programs, called by absolute path (busybox's applets shadow names).
 GUEST_BINS="/usr/bin/ip /usr/sbin/tc /usr/bin/ss /usr/bin/iperf3 /usr/bin/kmod
 /usr/bin/timeout /usr/bin/sha256sum /usr/bin/head /usr/bin/dd /usr/bin/python3
