@@ -41,6 +41,12 @@ struct tonic_flow {
 	u32 cwnd, rto, period;
 	u32 acked_since_note;
 	u32 bytes_since_periodic;
+	/*
+	 * Bits set in the MARKED bitmap, kept where they change (marks,
+	 * generation, the window's slide), so the per-segment path needs no
+	 * scan of the bitmap to learn there is no retransmission to send.
+	 */
+	u16 marked;
 	u64 rto_at, periodic_at;	/* cycles, TONIC_IDLE = disarmed */
 	u16 gen;			/* incarnation, for queued input */
 	u8 flags;			/* TF_* */

@@ -14,17 +14,6 @@
 #include "program.h"
 #include "core.h"
 
-static bool tonic_dd_has_rtx(struct tonic_core *tc, u32 id)
-{
-	const u64 *w = tc->bm + ((size_t)id * TONIC_BM_NUM + TONIC_BM_MARKED) * tc->bm_words;
-	u64 any = 0;
-	u32 i;
-
-	for (i = 0; i < tc->bm_words; i++)
-		any |= w[i];
-	return any != 0;
-}
-
 /* The window limit min(K, cwnd): new segments stay below wnd_start + this. */
 u32 tonic_dd_limit(const struct tonic_flow *f)
 {
@@ -41,7 +30,7 @@ bool tonic_dd_can_generate(struct tonic_core *tc, u32 id)
 		return false;
 	if (f->ring_cnt >= tc->cfg.ring_depth)
 		return false;
-	if (tonic_dd_has_rtx(tc, id))
+	if (f->marked)
 		return true;
 	if (!tonic_before(f->highest_sent, f->tail))
 		return false;
@@ -96,11 +85,17 @@ void tonic_dd_generate(struct tonic_core *tc)
 	if (unlikely(!tonic_dd_can_generate(tc, id)))
 		return;
 	f = &tc->flows[id];
-	marked = tonic_flow_bm(tc, id, TONIC_BM_MARKED);
-	off = tonic_bm_ffs(&marked, 0);
-	if (off < marked.nbits) {
+	if (f->marked) {
+		marked = tonic_flow_bm(tc, id, TONIC_BM_MARKED);
+		off = tonic_bm_ffs(&marked, 0);
+		if (unlikely(off >= marked.nbits)) {
+			f->marked = 0;	/* cannot be: the count is kept exact */
+			tonic_dd_update(tc, id);
+			return;
+		}
 		seg = f->wnd_start + off;
 		tonic_bm_clear(&marked, off);
+		f->marked--;
 		done = tonic_flow_bm(tc, id, TONIC_BM_RTX_DONE);
 		tonic_bm_set(&done, off);
 		rtx = true;

@@ -114,6 +114,8 @@ bool tonic_in_stage1(struct tonic_core *tc, struct tonic_in_info *in)
 
 				if (i == TONIC_BM_ACKED)
 					prev = tonic_bm_count(&bm, 0, nw - old);
+				else if (i == TONIC_BM_MARKED && f->marked)
+					f->marked -= tonic_bm_count(&bm, 0, nw - old);
 				tonic_bm_slide(&bm, nw - old);
 			}
 			f->wnd_start = nw;

@@ -81,6 +81,7 @@ static void tonic_apply_marks(struct tonic_core *tc, u32 id, u32 s, u32 e, bool 
 	marked = tonic_flow_bm(tc, id, TONIC_BM_MARKED);
 	acked = tonic_flow_bm(tc, id, TONIC_BM_ACKED);
 	n = tonic_bm_set_range_andnot(&marked, &acked, s - f->wnd_start, e - f->wnd_start);
+	f->marked += n;
 	if (unlikely(tc->cfg.trace) && n)
 		tc->cfg.trace(tc->cfg.trace_arg, TONIC_TRACE_LOSS, id, s, n);
 	/* Grant scheme: a timeout grants credit for what it retransmits. */

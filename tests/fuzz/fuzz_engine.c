@@ -4,7 +4,7 @@
  * (flow add/remove, push, ACK/NACK/CNP/GRANT, run, loop-back acks of what
  * was sent) and the engine's invariants are checked after every step:
  *   wnd_start <= highest_sent <= tail (serial order), window within the
- *   bitmap, outstanding <= ring depth, the active set holds exactly the
+ *   bitmap, outstanding <= ring depth, the count of marked segments, the active set holds exactly the
  *   flows that can generate, descriptors only for live flows and segments
  *   in [wnd_start, tail) with a valid length, notes only for live flows.
  * Programs: the engine's test programs plus every registered program.
@@ -49,6 +49,7 @@ static void check_flows(struct tonic_core *tc)
 
 	for (id = 0; id < tc->cfg.max_flows; id++) {
 		struct tonic_flow *f = &tc->flows[id];
+		struct tonic_bitmap marked;
 		bool can;
 
 		if (!(f->flags & TF_USED)) {
@@ -64,6 +65,9 @@ static void check_flows(struct tonic_core *tc)
 			fail("window wider than the bitmap", id);
 		if (f->ring_cnt > tc->cfg.ring_depth)
 			fail("outstanding > ring depth", id);
+		marked = tonic_flow_bm(tc, id, TONIC_BM_MARKED);
+		if (f->marked != tonic_bm_count(&marked, 0, marked.nbits))
+			fail("marked count != bits set in the marked bitmap", id);
 		can = tonic_dd_can_generate(tc, id);
 		if (can != tonic_fifo_member(&tc->active, id))
 			fail("active set membership != can generate", id);
