@@ -18,9 +18,6 @@ struct tonic_fifo {
 };
 
 void tonic_fifo_init(struct tonic_fifo *q, u16 *links, u32 nflows);
-void tonic_fifo_push(struct tonic_fifo *q, u32 id);	/* no-op if a member */
-u32 tonic_fifo_pop(struct tonic_fifo *q);		/* TONIC_FIFO_NIL if empty */
-void tonic_fifo_remove(struct tonic_fifo *q, u32 id);	/* no-op if not a member */
 
 static inline bool tonic_fifo_member(const struct tonic_fifo *q, u32 id)
 {
@@ -30,6 +27,56 @@ static inline bool tonic_fifo_member(const struct tonic_fifo *q, u32 id)
 static inline bool tonic_fifo_empty(const struct tonic_fifo *q)
 {
 	return q->head == TONIC_FIFO_NIL;
+}
+
+/* The per-segment path uses these: inline, as list.h's are.  No-op if a member. */
+static inline void tonic_fifo_push(struct tonic_fifo *q, u32 id)
+{
+	if (tonic_fifo_member(q, id))
+		return;
+	q->next[id] = TONIC_FIFO_NIL;
+	if (q->tail == TONIC_FIFO_NIL) {
+		q->prev[id] = TONIC_FIFO_NIL;
+		q->head = id;
+	} else {
+		q->prev[id] = q->tail;
+		q->next[q->tail] = id;
+	}
+	q->tail = id;
+	q->count++;
+}
+
+/* No-op if not a member. */
+static inline void tonic_fifo_remove(struct tonic_fifo *q, u32 id)
+{
+	u16 n, p;
+
+	if (!tonic_fifo_member(q, id))
+		return;
+	n = q->next[id];
+	p = q->prev[id];
+	if (p == TONIC_FIFO_NIL)
+		q->head = n;
+	else
+		q->next[p] = n;
+	if (n == TONIC_FIFO_NIL)
+		q->tail = p;
+	else
+		q->prev[n] = p;
+	q->next[id] = TONIC_FIFO_NIL;
+	q->prev[id] = TONIC_FIFO_NIL;
+	q->count--;
+}
+
+/* TONIC_FIFO_NIL if empty. */
+static inline u32 tonic_fifo_pop(struct tonic_fifo *q)
+{
+	u32 id = q->head;
+
+	if (id == TONIC_FIFO_NIL)
+		return TONIC_FIFO_NIL;
+	tonic_fifo_remove(q, id);
+	return id;
 }
 
 #endif /* _TONIC_FIFO_H */
