@@ -27,35 +27,48 @@ static inline u64 word_mask(u32 wi, u32 lo, u32 hi)
 	return m & ~((1ULL << a) - 1);
 }
 
-/* Apply @op to linear positions [lo, hi), 0 <= lo <= hi <= nbits. */
+/* Apply @op to the bits @m of word @wi. */
+static inline u32 bm_word(u64 *w, const u64 *mask, u32 wi, u64 m, enum bm_op op)
+{
+	u32 n = 0;
+
+	switch (op) {
+	case BM_SET:
+		n = tonic_popcount64(m & ~w[wi]);
+		w[wi] |= m;
+		break;
+	case BM_CLEAR:
+		w[wi] &= ~m;
+		break;
+	case BM_COUNT:
+		n = tonic_popcount64(m & w[wi]);
+		break;
+	case BM_SET_ANDNOT:
+		m &= ~mask[wi];
+		n = tonic_popcount64(m & ~w[wi]);
+		w[wi] |= m;
+		break;
+	}
+	return n;
+}
+
+/*
+ * Apply @op to linear positions [lo, hi), 0 <= lo <= hi <= nbits: the
+ * first and last words masked, those between whole.  Every ACK slides the
+ * bitmaps by a segment or two, which is one word.
+ */
 static u32 bm_linear(u64 *w, const u64 *mask, u32 lo, u32 hi, enum bm_op op)
 {
-	u32 wi, n = 0;
+	u32 wi = lo / 64, last, n = 0;
+	u64 m;
 
 	if (lo >= hi)
 		return 0;
-	for (wi = lo / 64; wi * 64 < hi; wi++) {
-		u64 m = word_mask(wi, lo, hi);
-
-		switch (op) {
-		case BM_SET:
-			n += tonic_popcount64(m & ~w[wi]);
-			w[wi] |= m;
-			break;
-		case BM_CLEAR:
-			w[wi] &= ~m;
-			break;
-		case BM_COUNT:
-			n += tonic_popcount64(m & w[wi]);
-			break;
-		case BM_SET_ANDNOT:
-			m &= ~mask[wi];
-			n += tonic_popcount64(m & ~w[wi]);
-			w[wi] |= m;
-			break;
-		}
-	}
-	return n;
+	last = (hi - 1) / 64;
+	m = ~0ULL << (lo % 64);
+	for (; wi < last; wi++, m = ~0ULL)
+		n += bm_word(w, mask, wi, m, op);
+	return n + bm_word(w, mask, last, m & (~0ULL >> (63 - (hi - 1) % 64)), op);
 }
 
 /* Apply @op to offsets [from, to), clipped to the ring, splitting at the wrap. */

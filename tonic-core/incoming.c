@@ -112,10 +112,13 @@ bool tonic_in_stage1(struct tonic_core *tc, struct tonic_in_info *in)
 			for (i = 0; i < TONIC_BM_NUM; i++) {
 				struct tonic_bitmap bm = tonic_flow_bm(tc, id, i);
 
-				if (i == TONIC_BM_ACKED)
+				if (i == TONIC_BM_ACKED) {
 					prev = tonic_bm_count(&bm, 0, nw - old);
-				else if (i == TONIC_BM_MARKED && f->marked)
+				} else if (i == TONIC_BM_MARKED) {
+					if (!f->marked)
+						continue;	/* all clear: nothing to slide */
 					f->marked -= tonic_bm_count(&bm, 0, nw - old);
+				}
 				tonic_bm_slide(&bm, nw - old);
 			}
 			f->wnd_start = nw;
