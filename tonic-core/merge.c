@@ -89,8 +89,13 @@ static void tonic_apply_marks(struct tonic_core *tc, u32 id, u32 s, u32 e, bool 
 		tonic_cr_add_credit(tc, id, (s64)n * f->cfg.seg_size);
 }
 
-static void tonic_ctx_apply(struct tonic_core *tc, u32 id, const struct tonic_prog_ctx *o,
-			    const struct tonic_prog_ctx *c, bool timeout)
+/*
+ * Write a program's results back.  What it changed is what differs from
+ * the flow, which nothing touched since tonic_ctx_load(): no copy of the
+ * context is kept to compare with.
+ */
+static void tonic_ctx_apply(struct tonic_core *tc, u32 id, const struct tonic_prog_ctx *c,
+			    bool timeout)
 {
 	struct tonic_flow *f = &tc->flows[id];
 
@@ -100,14 +105,14 @@ static void tonic_ctx_apply(struct tonic_core *tc, u32 id, const struct tonic_pr
 	}
 	f->cwnd = c->cwnd ? c->cwnd : 1;
 	f->rto = c->rto ? c->rto : 1;
-	if (c->period != o->period) {
+	if (c->period != f->period) {
 		f->period = c->period;
 		f->periodic_at = c->period ? tc->now + c->period : TONIC_IDLE;
 	}
-	if (c->rate_kbps != o->rate_kbps || c->burst != o->burst)
+	if (c->rate_kbps != f->rate_kbps || c->burst != f->rate.burst)
 		tonic_cr_set_rate(tc, id, c->rate_kbps, c->burst);
-	if (f->scheme == TONIC_CREDIT_GRANT && c->credit != o->credit)
-		tonic_cr_add_credit(tc, id, (s32)(c->credit - o->credit));
+	if (f->scheme == TONIC_CREDIT_GRANT && c->credit != f->credit)
+		tonic_cr_add_credit(tc, id, (s32)(c->credit - f->credit));
 	if (c->cwr)
 		f->flags |= TF_CWR;
 	tonic_apply_marks(tc, id, c->mark_start, c->mark_end, timeout);
@@ -120,14 +125,13 @@ static void tonic_ctx_apply(struct tonic_core *tc, u32 id, const struct tonic_pr
 void tonic_prog_init_flow(struct tonic_core *tc, u32 id)
 {
 	const struct tonic_prog_ops *p = tc->flows[id].cfg.prog;
-	struct tonic_prog_ctx o, c;
+	struct tonic_prog_ctx c;
 	struct tonic_ctx_bms v;
 
 	tonic_ctx_load(tc, id, &c, &v, NULL, false);
-	o = c;
 	if (p->init)
 		p->init(&c);
-	tonic_ctx_apply(tc, id, &o, &c, false);
+	tonic_ctx_apply(tc, id, &c, false);
 }
 
 static u32 pick(u32 o, u32 a, u32 b, bool a_wins)
@@ -180,7 +184,7 @@ static void tonic_prog_both(struct tonic_core *tc, const struct tonic_in_info *i
 	m.mark_end = ci.mark_end;
 	for (i = 0; i < nw; i++)
 		uo[i] = pick(uo[i], ui[i], up[i], iw);
-	tonic_ctx_apply(tc, id, &o, &m, pi->timeout);
+	tonic_ctx_apply(tc, id, &m, pi->timeout);
 	if (!m.fail)
 		tonic_apply_marks(tc, id, cp.mark_start, cp.mark_end, pi->timeout);
 	tonic_dd_update(tc, id);
@@ -191,15 +195,14 @@ static void tonic_prog_one(struct tonic_core *tc, u32 id, const struct tonic_in_
 {
 	const struct tonic_prog_ops *p = tc->flows[id].cfg.prog;
 	void (*fn)(struct tonic_prog_ctx *ctx) = in ? p->incoming : p->periodic;
-	struct tonic_prog_ctx o, c;
+	struct tonic_prog_ctx c;
 	struct tonic_ctx_bms v;
 
 	if (!fn)
 		return;
 	tonic_ctx_load(tc, id, &c, &v, in, timeout);
-	o = c;
 	fn(&c);
-	tonic_ctx_apply(tc, id, &o, &c, timeout);
+	tonic_ctx_apply(tc, id, &c, timeout);
 }
 
 void tonic_prog_cycle(struct tonic_core *tc, const struct tonic_in_info *in,
