@@ -14,6 +14,29 @@
 #include "glue.h"
 
 /*
+ * A page for the next 4 KB of the buffer, cut from the socket's page
+ * fragment (sk_page_frag(): the task's, usually) as tcp_sendmsg_locked()
+ * cuts its skbs' data: a compound page that skb_page_frag_refill() reuses
+ * once nothing references it any more.  A page of its own for every 4 KB
+ * cost a bulk sender twice kernel TCP's page zeroing per byte
+ * (init_on_alloc: clear_page_erms, a quarter of its CPU).  Each slot holds
+ * a reference to the compound page; the fragment keeps its own.
+ */
+static struct page *tonic_sbuf_page(struct sock *sk)
+{
+	struct page_frag *pfrag = sk_page_frag(sk);
+	struct page *page;
+
+	pfrag->offset = ALIGN(pfrag->offset, PAGE_SIZE);
+	if (!skb_page_frag_refill(PAGE_SIZE, pfrag, sk->sk_allocation))
+		return NULL;
+	page = nth_page(pfrag->page, pfrag->offset >> PAGE_SHIFT);
+	get_page(page);
+	pfrag->offset += PAGE_SIZE;
+	return page;
+}
+
+/*
  * Copy up to @len bytes from @from; returns bytes taken or an error.  Stops
  * early, without an error, when the socket leaves the device meanwhile (an
  * admin's toggle while we waited for memory): the caller hands the rest
@@ -48,7 +71,7 @@ int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *fr
 		if (pgoff)
 			page = xa_load(&ctx->pages, idx);
 		if (!page) {
-			page = alloc_page(sk->sk_allocation | __GFP_NOWARN);
+			page = tonic_sbuf_page(sk);
 			if (!page)
 				goto wait;
 			err = xa_err(xa_store_bh(&ctx->pages, idx, page, sk->sk_allocation));
