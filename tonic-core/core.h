@@ -123,8 +123,31 @@ void tonic_note(struct tonic_core *tc, u32 flow, u32 type, u32 value);
 void tonic_flow_fail(struct tonic_core *tc, u32 id, u32 why);
 
 /* delivery.c: segment generation and segment transmitted (DD engine). */
-u32 tonic_dd_limit(const struct tonic_flow *f);
-bool tonic_dd_can_generate(struct tonic_core *tc, u32 id);
+
+/* The window limit min(K, cwnd): new segments stay below wnd_start + this. */
+static inline u32 tonic_dd_limit(const struct tonic_flow *f)
+{
+	if ((f->flags & TF_CWND_CAP) && f->cwnd < f->cfg.wnd_segs)
+		return f->cwnd;
+	return f->cfg.wnd_segs;
+}
+
+/* Whether the flow belongs in the active set (delivery.c); inline: every segment asks twice. */
+static inline bool tonic_dd_can_generate(struct tonic_core *tc, u32 id)
+{
+	struct tonic_flow *f = &tc->flows[id];
+
+	if ((f->flags & (TF_USED | TF_FAILED)) != TF_USED)
+		return false;
+	if (f->ring_cnt >= tc->cfg.ring_depth)
+		return false;
+	if (f->marked)
+		return true;
+	if (!tonic_before(f->highest_sent, f->tail))
+		return false;
+	return f->highest_sent - f->wnd_start < tonic_dd_limit(f);
+}
+
 void tonic_dd_update(struct tonic_core *tc, u32 id);
 void tonic_dd_generate(struct tonic_core *tc);
 void tonic_dd_transmitted(struct tonic_core *tc, u32 id);

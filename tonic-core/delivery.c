@@ -14,29 +14,6 @@
 #include "program.h"
 #include "core.h"
 
-/* The window limit min(K, cwnd): new segments stay below wnd_start + this. */
-u32 tonic_dd_limit(const struct tonic_flow *f)
-{
-	if ((f->flags & TF_CWND_CAP) && f->cwnd < f->cfg.wnd_segs)
-		return f->cwnd;
-	return f->cfg.wnd_segs;
-}
-
-bool tonic_dd_can_generate(struct tonic_core *tc, u32 id)
-{
-	struct tonic_flow *f = &tc->flows[id];
-
-	if ((f->flags & (TF_USED | TF_FAILED)) != TF_USED)
-		return false;
-	if (f->ring_cnt >= tc->cfg.ring_depth)
-		return false;
-	if (f->marked)
-		return true;
-	if (!tonic_before(f->highest_sent, f->tail))
-		return false;
-	return f->highest_sent - f->wnd_start < tonic_dd_limit(f);
-}
-
 void tonic_dd_update(struct tonic_core *tc, u32 id)
 {
 	if (tonic_dd_can_generate(tc, id))

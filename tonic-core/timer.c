@@ -53,13 +53,11 @@ static void sift_down(struct tonic_timers *t, u32 i)
 	heap_put(t, i, e);
 }
 
-void tonic_timer_del(struct tonic_timers *t, u32 id)
+void __tonic_timer_del(struct tonic_timers *t, u32 id)
 {
 	struct tonic_timer_ent last;
 	u32 i;
 
-	if (id >= t->cap || !t->pos[id])
-		return;
 	i = t->pos[id] - 1;
 	t->pos[id] = 0;
 	if (--t->n == i)

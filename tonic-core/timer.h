@@ -24,7 +24,14 @@ struct tonic_timers {
 void tonic_timers_init(struct tonic_timers *t, struct tonic_timer_ent *heap, u16 *pos, u32 cap);
 /* Arm (or move) @id's deadline; TONIC_IDLE disarms. */
 void tonic_timer_set(struct tonic_timers *t, u32 id, u64 when);
-void tonic_timer_del(struct tonic_timers *t, u32 id);
+void __tonic_timer_del(struct tonic_timers *t, u32 id);
+
+/* Disarm @id; most calls find it disarmed, so that test is inline. */
+static inline void tonic_timer_del(struct tonic_timers *t, u32 id)
+{
+	if (id < t->cap && t->pos[id])
+		__tonic_timer_del(t, id);
+}
 
 static inline u64 tonic_timer_first(const struct tonic_timers *t, u32 *id)
 {
