@@ -178,23 +178,20 @@ static void soft_poll(struct work_struct *w)
  * that its client can transmit before it returns.  The input takes a few
  * cycles through the engine's stages to a descriptor: the run goes that
  * far past now (TONIC_SOFT_AHEAD cycles, well below a microsecond), or
- * the descriptor would wait for the hrtimer and the poller.  @now is
- * soft_catch_up()'s: one clock read serves both (on a guest whose clock
- * is the HPET each read is a device access).
+ * the descriptor would wait for the hrtimer and the poller.
  */
-static void soft_run_inline(struct soft_engine *e, u64 now)
+static void soft_run_inline(struct soft_engine *e)
 {
 	atomic64_inc(&e->ctr.inline_runs);
-	soft_run(e, max(now + TONIC_SOFT_AHEAD, tonic_now(e->tc)));
+	soft_run(e, max(soft_now_cycle(e->s) + TONIC_SOFT_AHEAD, tonic_now(e->tc)));
 }
 
 /*
  * An idle engine's clock stands still; move it to "now" before new input so
  * timers armed by that input (RTO, rate credit) count from the real time.
  * Only when no work is due before now: such work is the poller's.
- * Returns now, in cycles.
  */
-static u64 soft_catch_up(struct soft_engine *e)
+static void soft_catch_up(struct soft_engine *e)
 {
 	struct tonic_desc d[1];
 	struct tonic_note n[TONIC_NOTES_PER_CYCLE];
@@ -206,7 +203,6 @@ static u64 soft_catch_up(struct soft_engine *e)
 		tonic_run(e->tc, now - 1, &out);
 		soft_dispatch(e, &out);
 	}
-	return now;
 }
 
 /* tonic-core's observer (under e->lock, from tonic_run): loss marks and timeouts. */
@@ -251,16 +247,15 @@ static int soft_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
 	u32 id;
 	struct soft_engine *e = soft_eng(s, flow, &id);
 	int err;
-	u64 now;
 
 	if (unlikely(atomic_read(&s->fail_push)) && atomic_dec_if_positive(&s->fail_push) >= 0)
 		return -(int)clamp_val(READ_ONCE(s->fail_push_errno), 1, MAX_ERRNO);
 	spin_lock_bh(&e->lock);
-	now = soft_catch_up(e);
+	soft_catch_up(e);
 	err = tonic_push(e->tc, id, tail, last_len);
 	if (!err) {
 		atomic64_inc(&e->ctr.doorbells);
-		soft_run_inline(e, now);
+		soft_run_inline(e);
 	}
 	spin_unlock_bh(&e->lock);
 	return err;
@@ -271,12 +266,11 @@ static int soft_incoming(struct tonic_dev *dev, u32 flow, const struct tonic_pkt
 	u32 id;
 	struct soft_engine *e = soft_eng(to_soft(dev), flow, &id);
 	int err;
-	u64 now;
 
 	spin_lock_bh(&e->lock);
-	now = soft_catch_up(e);
+	soft_catch_up(e);
 	err = tonic_incoming(e->tc, id, pkt);
-	soft_run_inline(e, now);
+	soft_run_inline(e);
 	spin_unlock_bh(&e->lock);
 	trace_tonic_ack_in(dev, flow, pkt, err);
 	return err;
@@ -287,13 +281,12 @@ static int soft_flow_xoff(struct tonic_dev *dev, u32 flow, bool on, u16 credit)
 	u32 id;
 	struct soft_engine *e = soft_eng(to_soft(dev), flow, &id);
 	int err;
-	u64 now;
 
 	spin_lock_bh(&e->lock);
-	now = soft_catch_up(e);
+	soft_catch_up(e);
 	err = tonic_flow_xoff(e->tc, id, on, credit);
 	if (!err && !on)
-		soft_run_inline(e, now);
+		soft_run_inline(e);
 	spin_unlock_bh(&e->lock);
 	return err;
 }
