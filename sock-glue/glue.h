@@ -103,6 +103,7 @@ struct tonic_sk {
 	u32 sub_delay_us;		/* T */
 	struct tonic_dev *dev;
 	struct xarray pages;		/* page index (off >> PAGE_SHIFT) -> page */
+	u32 npages;			/* pages in it (the flows file shows them) */
 	u64 head, tail;
 
 	/* Under lock_sock + ctx->lock; the ACK tap reads them under ctx->lock. */

@@ -16,19 +16,20 @@
 /*
  * A page for the next 4 KB of the buffer, cut from the socket's page
  * fragment (sk_page_frag(): the task's, usually) as tcp_sendmsg_locked()
- * cuts its skbs' data: a compound page that skb_page_frag_refill() reuses
- * once nothing references it any more.  A page of its own for every 4 KB
- * cost a bulk sender twice kernel TCP's page zeroing per byte
- * (init_on_alloc: clear_page_erms, a quarter of its CPU).  Each slot holds
- * a reference to the compound page; the fragment keeps its own.
+ * cuts its skbs' data, and refilled as it refills it: a compound page, a
+ * fresh one when nothing else references the last (else memory pressure
+ * is entered, as for TCP).  An order-0 page of its own for every 4 KB
+ * made a bulk sender slower and costlier (performance.rst, "An eleventh
+ * run").  Each slot holds a reference to the compound page.
  */
 static struct page *tonic_sbuf_page(struct sock *sk)
 {
 	struct page_frag *pfrag = sk_page_frag(sk);
 	struct page *page;
 
+	/* Whole pages only: then a free page is the one skb_page_frag_refill() gives. */
 	pfrag->offset = ALIGN(pfrag->offset, PAGE_SIZE);
-	if (!skb_page_frag_refill(PAGE_SIZE, pfrag, sk->sk_allocation))
+	if (!sk_page_frag_refill(sk, pfrag))
 		return NULL;
 	page = nth_page(pfrag->page, pfrag->offset >> PAGE_SHIFT);
 	get_page(page);
@@ -79,6 +80,7 @@ int tonic_sbuf_append(struct sock *sk, struct tonic_sk *ctx, struct iov_iter *fr
 				put_page(page);
 				break;
 			}
+			WRITE_ONCE(ctx->npages, ctx->npages + 1);
 		}
 		c = copy_page_from_iter(page, pgoff, n, from);
 		if (!c) {
@@ -116,8 +118,10 @@ static void tonic_sbuf_release_pages(struct tonic_sk *ctx, u64 from, u64 to)
 
 	for (i = from >> PAGE_SHIFT; i < (to >> PAGE_SHIFT); i++) {
 		p = xa_erase_bh(&ctx->pages, i);
-		if (p)
+		if (p) {
 			put_page(p);
+			WRITE_ONCE(ctx->npages, ctx->npages - 1);
+		}
 	}
 }
 
@@ -131,7 +135,11 @@ void tonic_sbuf_free_to(struct sock *sk, struct tonic_sk *ctx, u64 off)
 	if (off <= ctx->head)
 		return;
 	n = off - ctx->head;
-	tonic_sbuf_release_pages(ctx, ctx->head, off);
+	/*
+	 * All acked: the page the tail is in goes too (the next append cuts
+	 * another), or an idle socket would pin its compound page whole.
+	 */
+	tonic_sbuf_release_pages(ctx, ctx->head, off == ctx->tail ? round_up(off, PAGE_SIZE) : off);
 	ctx->head = off;
 	ctx->bytes_acked += n;
 	/*
@@ -233,7 +241,8 @@ int tonic_sbuf_fill_skb(struct tonic_sk *ctx, struct sk_buff *skb, u64 off, u32 
 		if (WARN_ON_ONCE(!page) || i >= MAX_SKB_FRAGS)
 			return -EFAULT;
 		get_page(page);
-		skb_fill_page_desc(skb, i, page, pgoff, n);
+		/* As TCP fills its own: a pfmemalloc page must not mark the skb. */
+		skb_fill_page_desc_noacc(skb, i, page, pgoff, n);
 		skb->len += n;
 		skb->data_len += n;
 		skb->truesize += n;

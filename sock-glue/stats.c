@@ -52,12 +52,12 @@ static void tonic_flow_line(void *arg, struct tonic_dev *dev, u32 id, void *priv
 	struct tonic_sk *ctx = priv;
 
 	seq_printf(arg, "%-8s %-4u %-8s %-5u %-9llu %-5llu %-8llu %-5u %-10u %-9u %-5u "
-		   "| %-10llu %-10llu %-10llu %-10llu %-8u %-8u %-3u %u\n",
+		   "| %-10llu %-10llu %-10llu %-10llu %-8u %-8u %-3u %-10u %u\n",
 		   dev->name, id, ctx->prog ? ctx->prog->name : "?", ctx->seg,
 		   st->segs_sent, st->segs_rtx, st->timeouts, st->cwnd, st->wnd_start,
 		   st->highest_sent, st->tail, ctx->head, ctx->ttail, ctx->tail,
 		   ctx->base_off, ctx->base_seg, ctx->tail_seg, ctx->sub_pending,
-		   READ_ONCE(ctx->last_ack) - ctx->isn);
+		   READ_ONCE(ctx->last_ack) - ctx->isn, READ_ONCE(ctx->npages));
 }
 
 /* The sockets' flows only: an RDMA QP's flow has another client. */
@@ -67,7 +67,7 @@ static int tonic_flows_show(struct seq_file *m, void *v)
 	u32 n;
 
 	seq_puts(m, "dev      flow prog     C     sent      rtx   timeouts cwnd  wnd_start  hi_sent   tail  "
-		 "| head       ttail      tail       base_off   base_seg tail_seg sub ack-isn\n");
+		 "| head       ttail      tail       base_off   base_seg tail_seg sub ack-isn    pages\n");
 	for (n = 0; (dev = tonic_dev_get_nth(n)); n++)
 		tonic_dev_for_each_flow(dev, &tonic_client, tonic_flow_line, m);
 	return 0;

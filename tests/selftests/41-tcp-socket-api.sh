@@ -69,6 +69,23 @@ for bytes in 4000000 100; do
 	[ $((t1 - t0)) -le $TONIC_TIMEOUT_SCALE ] || { echo "close() blocked $((t1 - t0)) s"; fails=$((fails + 1)); }
 done
 [ "$(glue_stat handbacks)" -ge 1 ] || { echo "no close handed bytes back to TCP"; fails=$((fails + 1)); }
+echo "== an idle socket keeps no page once its bytes are acked"
+# 10000 bytes end 1808 bytes into the send buffer's third page; the
+# client then pauses 3 s.  Once all is acked the flow holds no page (the
+# flows file's last column): a page kept for the tail pinned the whole
+# compound page it was cut from (32 KB), for as long as the socket idled.
+tonic_netem h1 delay 2ms
+wait_flows_gone 10 || { echo "FAILED: flows left before the idle check"; fails=$((fails + 1)); }
+xfer_server h2 7411 /tmp/srv.41i
+on h1 tonic_xfer -c 10.0.0.2 7411 20000 -B 10000 -y $((3000 * TONIC_TIMEOUT_SCALE)) -r > /tmp/cli.41i 2>&1 &
+cli=$!
+sleep $((1 * TONIC_TIMEOUT_SCALE))
+line=$(tail -n +2 /sys/kernel/debug/tonic/flows)
+echo "the flow, pausing: $line"
+pages=$(echo "$line" | awk 'NF { print $NF }')
+[ "$pages" = 0 ] || { echo "FAILED: an idle socket holds ${pages:-no flow, so ?} page(s)"; fails=$((fails + 1)); }
+wait $cli || { cat /tmp/cli.41i; echo "FAILED: the paused transfer"; fails=$((fails + 1)); }
+wait
 echo "== the peer resets mid-transfer"
 tonic_netem h1 delay 2ms
 XFER_SRV_ARGS="-R 2000000" ok xfer h1 h2 10.0.0.2 50000000 -E
