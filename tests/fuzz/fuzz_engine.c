@@ -4,9 +4,10 @@
  * (flow add/remove, push, ACK/NACK/CNP/GRANT, run, loop-back acks of what
  * was sent) and the engine's invariants are checked after every step:
  *   wnd_start <= highest_sent <= tail (serial order), window within the
- *   bitmap, outstanding <= ring depth, the count of marked segments, the active set holds exactly the
- *   flows that can generate, descriptors only for live flows and segments
- *   in [wnd_start, tail) with a valid length, notes only for live flows.
+ *   bitmap, outstanding <= ring depth, the count of marked segments, the
+ *   active set holds exactly the flows that can generate, descriptors
+ *   only for live flows and segments in [wnd_start, tail) with a valid
+ *   length, notes only for live flows.
  * Programs: the engine's test programs plus every registered program.
  */
 #include <stdio.h>
