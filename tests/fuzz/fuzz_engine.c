@@ -170,7 +170,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	struct shadow sh;
 	u32 c0 = get(&r, 1), steps = 0;
 
-	cfg.wnd_bits = c0 & 1 ? 256 : 128;
+	/* Bit 7 picks the wide windows: the bitmaps' multi-word middles. */
+	cfg.wnd_bits = (const u32[]){ 128, 256, 1024, 2048 }[(c0 & 1) | ((c0 >> 6) & 2)];
 	cfg.ring_depth = 1u << ((c0 >> 1) % 7);
 	cfg.in_queue = 1 + ((c0 >> 4) % 16);
 	tc = tonic_core_create(&cfg);
