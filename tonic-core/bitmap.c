@@ -38,6 +38,7 @@ static inline u32 bm_word(u64 *w, const u64 *mask, u32 wi, u64 m, enum bm_op op)
 		w[wi] |= m;
 		break;
 	case BM_CLEAR:
+		n = tonic_popcount64(m & w[wi]);
 		w[wi] &= ~m;
 		break;
 	case BM_COUNT:
@@ -188,18 +189,17 @@ u32 tonic_bm_set_range_andnot(struct tonic_bitmap *bm, const struct tonic_bitmap
 	return bm_range(bm, mask, from, to, BM_SET_ANDNOT);
 }
 
-void tonic_bm_clear_range(struct tonic_bitmap *bm, u32 from, u32 to)
+u32 tonic_bm_clear_range(struct tonic_bitmap *bm, u32 from, u32 to)
 {
-	bm_range(bm, NULL, from, to, BM_CLEAR);
+	return bm_range(bm, NULL, from, to, BM_CLEAR);
 }
 
-void tonic_bm_slide(struct tonic_bitmap *bm, u32 delta)
+u32 tonic_bm_slide(struct tonic_bitmap *bm, u32 delta)
 {
-	if (delta >= bm->nbits)
-		tonic_bm_zero(bm);
-	else
-		tonic_bm_clear_range(bm, 0, delta);
+	u32 n = tonic_bm_clear_range(bm, 0, delta);	/* clipped to the ring */
+
 	bm->head = (bm->head + delta) & (bm->nbits - 1);
+	return n;
 }
 
 void tonic_bm_zero(struct tonic_bitmap *bm)

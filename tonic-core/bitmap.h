@@ -34,9 +34,13 @@ u32 tonic_bm_set_range(struct tonic_bitmap *bm, u32 from, u32 to);
 /* Set offsets [from, to) that are clear in @mask; returns how many changed. */
 u32 tonic_bm_set_range_andnot(struct tonic_bitmap *bm, const struct tonic_bitmap *mask,
 			      u32 from, u32 to);
-void tonic_bm_clear_range(struct tonic_bitmap *bm, u32 from, u32 to);
-/* Move the head @delta segments forward, clearing the bits that leave. */
-void tonic_bm_slide(struct tonic_bitmap *bm, u32 delta);
+/* Clear offsets [from, to); returns how many were set. */
+u32 tonic_bm_clear_range(struct tonic_bitmap *bm, u32 from, u32 to);
+/*
+ * Move the head @delta segments forward, clearing the bits that leave;
+ * returns how many of them were set.
+ */
+u32 tonic_bm_slide(struct tonic_bitmap *bm, u32 delta);
 void tonic_bm_zero(struct tonic_bitmap *bm);
 
 #endif /* _TONIC_BITMAP_H */

@@ -78,7 +78,7 @@ bool tonic_in_stage1(struct tonic_core *tc, struct tonic_in_info *in)
 	const struct tonic_pkt *p = &e->pkt;
 	struct tonic_flow_counters *c;
 	struct tonic_flow *f;
-	u32 id = e->flow, old, nw, prev = 0, i;
+	u32 id = e->flow, old, nw, prev = 0;
 
 	if (++tc->in_head == tc->cfg.in_queue)
 		tc->in_head = 0;
@@ -109,17 +109,15 @@ bool tonic_in_stage1(struct tonic_core *tc, struct tonic_in_info *in)
 				nw = p->cum_ack;
 		}
 		if (nw != old) {
-			for (i = 0; i < TONIC_BM_NUM; i++) {
-				struct tonic_bitmap bm = tonic_flow_bm(tc, id, i);
+			struct tonic_bitmap acked = tonic_flow_bm(tc, id, TONIC_BM_ACKED);
+			struct tonic_bitmap done = tonic_flow_bm(tc, id, TONIC_BM_RTX_DONE);
 
-				if (i == TONIC_BM_ACKED) {
-					prev = tonic_bm_count(&bm, 0, nw - old);
-				} else if (i == TONIC_BM_MARKED) {
-					if (!f->marked)
-						continue;	/* all clear: nothing to slide */
-					f->marked -= tonic_bm_count(&bm, 0, nw - old);
-				}
-				tonic_bm_slide(&bm, nw - old);
+			prev = tonic_bm_slide(&acked, nw - old);	/* SACKed before */
+			tonic_bm_slide(&done, nw - old);
+			if (f->marked) {	/* else all clear: nothing to slide */
+				struct tonic_bitmap marked = tonic_flow_bm(tc, id, TONIC_BM_MARKED);
+
+				f->marked -= tonic_bm_slide(&marked, nw - old);
 			}
 			f->wnd_start = nw;
 		}
