@@ -156,7 +156,9 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	 */
 	if (ctx->t_armed)
 		ctx->t_due = ktime_add_ns(ktime_get(), ctx->t_ns);
-	if (sub)
+	if (sub) {
 		ctx->sub_pending = true;
+		TONIC_INC(sub_segments);
+	}
 	tonic_tx_ring(sk, ctx);	/* what the device decided in the push, kicked or not */
 }

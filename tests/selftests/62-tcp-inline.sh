@@ -59,16 +59,20 @@ check "the engine ran inline ($((r1 - r0)) runs >= $N)" test $((r1 - r0)) -ge $N
 # burst the device must finish before the carving goes on.  Writes of
 # 100000 bytes, never a multiple of C.
 MB=32
+subs() { awk '$1 == "sub_segments" { print $2 }' /sys/kernel/debug/tonic/stats; }
 on h2 tonic_xfer -s 7301 > /dev/null 2>&1 &
 sleep 0.3
 echo > $T/trace
+s0=$(subs)
 on h1 tonic_xfer -c 10.0.0.2 7301 $((MB << 20)) -U -w 100000 -r || fails=$((fails + 1))
 wait
+subs=$(($(subs) - s0))
 cat $T/trace > /tmp/trace.62b
 works=$(grep -c "workqueue_execute_start:.*function tonic_flow_work" /tmp/trace.62b)
 echo "$MB MB in writes of 100000 bytes: the flow's work ran $works times;" \
 	"$(grep -c "tonic_timeout:" /tmp/trace.62b) timer expiries," \
-	"$(grep -c "tonic_sock_xmit:.* rtx=1" /tmp/trace.62b) retransmissions"
+	"$(grep -c "tonic_sock_xmit:.* rtx=1" /tmp/trace.62b) retransmissions," \
+	"$subs sub-segments"
 check "no event lost (trace buffer)" eval '! grep -q "LOST.*EVENTS" /tmp/trace.62b'
 # 715 runs before, 4-5 after on Debian's and the debug kernel alike:
 # at most one per MB leaves room for a busy host.
