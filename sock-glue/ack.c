@@ -33,7 +33,7 @@
 #include "glue.h"
 #include <trace/events/tonic.h>
 
-/* Byte offset of @seq relative to the current burst, or -1 if before it. */
+/* Byte offset of @seq, or -1 if before the oldest burst not all acked. */
 static s64 tonic_seq_off(const struct tonic_sk *ctx, u32 seq)
 {
 	s32 d = (s32)(seq - (ctx->isn + (u32)ctx->base_off));
@@ -41,16 +41,6 @@ static s64 tonic_seq_off(const struct tonic_sk *ctx, u32 seq)
 	if (d < 0)
 		return -1;
 	return ctx->base_off + d;
-}
-
-static u32 tonic_off_seg(const struct tonic_sk *ctx, u64 off, bool round_up)
-{
-	u64 rel = off - ctx->base_off;
-	u64 q = div_u64(rel + (round_up ? ctx->seg - 1 : 0), ctx->seg);
-
-	if (off >= ctx->ttail)
-		return ctx->tail_seg;
-	return ctx->base_seg + (u32)q;
 }
 
 /*
@@ -67,7 +57,7 @@ static bool tonic_is_dsack(const struct tonic_tap_slot *t, u32 ack)
 
 /*
  * A D-SACK goes to the device as @pkt's first block (TONIC_PKT_F_DSACK):
- * the segments it covers whole, within what this burst sent.  The
+ * the segments it covers whole, within what the bursts not acked sent.  The
  * programs undo a recovery whose every resend is reported so (sack.c).
  */
 static void tonic_dsack(const struct tonic_sk *ctx, const struct tcp_sock *tp,
@@ -190,7 +180,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 		goto out;
 	}
 	if (a < 0 && !t.nsack)
-		goto out;	/* older than this burst */
+		goto out;	/* older than every burst not acked */
 	if (a < 0)
 		pkt.flags |= TONIC_PKT_F_NO_CUM;
 	else

@@ -4,8 +4,10 @@
  * full C-byte segments are announced at once; fewer than C bytes left are
  * announced as a sub-segment when nothing is outstanding (Nagle-like), with
  * TCP_NODELAY or T = 0, or when they have waited T.  After a sub-segment the
- * device must finish the burst (TONIC_NOTE_BURST_DONE) before carving
- * resumes.  Only what fits in the peer's receive window is announced; with
+ * next burst follows it at once (TONIC_FLOW_SHORT_SEGS: the bursts' table
+ * maps segments to bytes), as kernel TCP sends a small segment and goes
+ * on; only with TONIC_BURSTS of them in flight does carving wait for an
+ * ack.  Only what fits in the peer's receive window is announced; with
  * a closed window and nothing in flight, one segment is announced after T
  * (at least 200 ms) as a window probe.
  */
@@ -16,11 +18,77 @@
 
 #define TONIC_PROBE_NS	(200 * NSEC_PER_MSEC)
 
+/* The newest burst that begins at or before @seg or @off: its first segment's index. */
+static u32 tonic_burst(const struct tonic_sk *ctx, u32 seg, u64 off, bool by_off, u64 *start)
+{
+	u32 i = ctx->nbursts;
+
+	while (i--) {
+		const struct tonic_burst *b = &ctx->bursts[i];
+
+		if (by_off ? off >= b->off : !tonic_before(seg, b->seg)) {
+			*start = b->off;
+			return b->seg;
+		}
+	}
+	*start = ctx->base_off;
+	return ctx->base_seg;
+}
+
+/* Offset of segment @seg, base_seg <= seg <= tail_seg. */
 u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg)
 {
+	u64 start;
+	u32 first;
+
 	if (seg == ctx->tail_seg)
 		return ctx->ttail;
-	return ctx->base_off + (u64)(seg - ctx->base_seg) * ctx->seg;
+	first = tonic_burst(ctx, seg, 0, false, &start);
+	return start + (u64)(seg - first) * ctx->seg;
+}
+
+/*
+ * The segment offset @off >= base_off falls in, or with @round_up the
+ * first that begins at or after it.  In a sub-segment (shorter than C)
+ * rounding up gives the next burst's first segment.
+ */
+u32 tonic_off_seg(const struct tonic_sk *ctx, u64 off, bool round_up)
+{
+	u64 start;
+	u32 first;
+
+	if (off >= ctx->ttail)
+		return ctx->tail_seg;
+	first = tonic_burst(ctx, 0, off, true, &start);
+	return first + (u32)div_u64(off - start + (round_up ? ctx->seg - 1 : 0), ctx->seg);
+}
+
+/* Bytes of segment @seg; 0 outside [base_seg, tail_seg): acked, or never announced. */
+u32 tonic_seg_len(const struct tonic_sk *ctx, u32 seg)
+{
+	if (tonic_before(seg, ctx->base_seg) || !tonic_before(seg, ctx->tail_seg))
+		return 0;
+	return tonic_seg_off(ctx, seg + 1) - tonic_seg_off(ctx, seg);
+}
+
+/*
+ * The device acked every segment before @seg: the bursts that end there
+ * or before leave the table, the newest of them is the base.
+ */
+void tonic_bursts_retire(struct tonic_sk *ctx, u32 seg)
+{
+	u32 n = 0;
+
+	while (n < ctx->nbursts && !tonic_before(seg, ctx->bursts[n].seg))
+		n++;
+	if (!n)
+		return;
+	spin_lock_bh(&ctx->lock);
+	ctx->base_seg = ctx->bursts[n - 1].seg;
+	ctx->base_off = ctx->bursts[n - 1].off;
+	ctx->nbursts -= n;
+	memmove(ctx->bursts, ctx->bursts + n, ctx->nbursts * sizeof(ctx->bursts[0]));
+	spin_unlock_bh(&ctx->lock);
 }
 
 static enum hrtimer_restart tonic_ttimer_fn(struct hrtimer *t)
@@ -76,7 +144,8 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	int err;
 
 	/* A refused push waits for the handback: no second one. */
-	if (!ctx->attached || ctx->sub_pending || test_bit(TONIC_HANDBACK, &ctx->bits))
+	if (!ctx->attached || test_bit(TONIC_HANDBACK, &ctx->bits) ||
+	    (ctx->sub_pending && ctx->nbursts == TONIC_BURSTS))
 		return;
 	expired = tonic_t_expired(ctx);
 	pending = ctx->tail - ctx->ttail;
@@ -126,7 +195,7 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	err = ctx->dev->ops->push(ctx->dev, ctx->flow, new_tail_seg, last_len);
 	tonic_inline(ctx, false, false);
 	if (err == -EBUSY)
-		return;	/* the device still finishes a sub-segment burst: again after it */
+		return;	/* the device's command queue is full: again at the next carve */
 	if (err == -ENODEV || err == -EPIPE) {
 		/*
 		 * Lost with the device (in reset, or the flow failed and its note
@@ -145,20 +214,24 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 		return;
 	}
 	spin_lock_bh(&ctx->lock);
+	if (ctx->sub_pending) {
+		/* A sub-segment ended the burst before: this one begins here. */
+		ctx->bursts[ctx->nbursts].seg = ctx->tail_seg;
+		ctx->bursts[ctx->nbursts].off = ctx->ttail;
+		ctx->nbursts++;
+	}
 	ctx->tail_seg = new_tail_seg;
 	ctx->ttail = new_ttail;
 	spin_unlock_bh(&ctx->lock);
 	/*
 	 * The bytes T waited for went out with later ones: the bytes left
 	 * over have waited for nothing yet.  Without this, a sender writing
-	 * without pause would cut a sub-segment every T -- and each one
-	 * stops the carving until the device finishes its burst.
+	 * without pause would cut a needless sub-segment every T.
 	 */
 	if (ctx->t_armed)
 		ctx->t_due = ktime_add_ns(ktime_get(), ctx->t_ns);
-	if (sub) {
-		ctx->sub_pending = true;
+	ctx->sub_pending = sub;
+	if (sub)
 		TONIC_INC(sub_segments);
-	}
 	tonic_tx_ring(sk, ctx);	/* what the device decided in the push, kicked or not */
 }

@@ -7,8 +7,10 @@
  * Byte offsets (u64) count from the sequence number `isn` the flow was
  * attached at: head (first unacked byte), tail (end of what the
  * application gave us), ttail (tonic-tail: end of what the device was told
- * about).  Segment s of the current burst starts at
- * base_off + (s - base_seg) * C; a burst ends with at most one sub-segment.
+ * about).  Segment s of the oldest burst not all acked starts at
+ * base_off + (s - base_seg) * C, of a later one at its own start (bursts[])
+ * plus as many C; a burst ends with at most one sub-segment, and the next
+ * burst follows it at once (TONIC_FLOW_SHORT_SEGS).
  *
  * The files form a line, entry points first:
  *   ulp.c, proto.c, sockopt.c, glue.c  how a socket becomes ours, and the
@@ -52,6 +54,12 @@
 
 #define TONIC_RING		512	/* descriptors queued between device and tx: two windows of 256 */
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
+/*
+ * Bursts in flight after the oldest (each but the last ended by a
+ * sub-segment): a sender of small TCP_NODELAY writes has this many
+ * segments out at most, kernel TCP as many as cwnd allows.
+ */
+#define TONIC_BURSTS		64
 #define TONIC_TAP_SLOTS		8	/* ACKs seen at the tap, waiting for TCP's verdict */
 #define TONIC_STAMPS		TONIC_RING	/* send times kept, by segment number (rtt.c) */
 
@@ -90,7 +98,7 @@ struct tonic_sk {
 	u8 state;			/* TONIC_SK_* */
 	bool want;			/* offload requested */
 	bool dead;			/* ULP released */
-	bool sub_pending;		/* a sub-segment burst is outstanding */
+	bool sub_pending;		/* the last segment announced is a sub-segment */
 	bool fin_pending;		/* shutdown(SHUT_WR): TCP's FIN after the flow's bytes */
 	bool t_armed;
 	u64 t_ns;			/* what T was armed for ... */
@@ -114,6 +122,12 @@ struct tonic_sk {
 	u32 seg;			/* C in bytes */
 	u32 base_seg, tail_seg;
 	u64 base_off, ttail;
+	/* The bursts after the base one, oldest first: where each begins. */
+	struct tonic_burst {
+		u32 seg;
+		u64 off;
+	} bursts[TONIC_BURSTS];
+	u32 nbursts;
 	u32 peer_right;			/* right edge of the peer's receive window (seq) */
 	u32 last_ack;			/* last cumulative ack fed to the device (seq) */
 	bool wnd_blocked;
@@ -135,15 +149,15 @@ struct tonic_sk {
 	spinlock_t qlock;
 	struct tonic_desc *ring;
 	u32 rhead, rcount;
-	bool n_acked, n_burst, n_failed;
+	bool n_acked, n_failed;
 	/*
 	 * The socket's owner is in the device's inline decision (tonic_inline)
 	 * and takes its output itself: the descriptors (a sender's push,
-	 * carve.c) or the ACKED and BURST_DONE notes (an ACK, ack.c).  Those
+	 * carve.c) or the ACKED notes (an ACK, ack.c).  Those
 	 * need no flow work.
 	 */
 	bool inline_desc, inline_notes;
-	u32 n_acked_seg, n_burst_seg;
+	u32 n_acked_seg;
 	bool xoff;			/* the device holds our descriptors (tonic_tx_ring()) */
 	u16 credit;			/* ... or will, after this many more; 0: no limit */
 
@@ -257,6 +271,9 @@ static inline void tonic_inline(struct tonic_sk *ctx, bool desc, bool notes)
 void tonic_carve(struct sock *sk, struct tonic_sk *ctx);
 void tonic_carve_init(struct tonic_sk *ctx);
 u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
+u32 tonic_off_seg(const struct tonic_sk *ctx, u64 off, bool round_up);
+u32 tonic_seg_len(const struct tonic_sk *ctx, u32 seg);
+void tonic_bursts_retire(struct tonic_sk *ctx, u32 seg);
 
 /* tx.c */
 void tonic_tx_init(struct tonic_sk *ctx);

@@ -88,7 +88,8 @@ static void tonic_flow_cfg(struct sock *sk, struct tonic_sk *ctx, struct tonic_f
 	fcfg->start_seg = 0;
 	/* What the handshake told TCP: a probe for the first flight lost whole. */
 	fcfg->init_rtt_us = tcp_sk(sk)->srtt_us >> 3;
-	fcfg->flags = tcp_sk(sk)->rx_opt.sack_ok ? TONIC_FLOW_SACK : 0;
+	/* Segment lengths are ours to keep (carve.c): no burst waits for the one before. */
+	fcfg->flags = TONIC_FLOW_SHORT_SEGS | (tcp_sk(sk)->rx_opt.sack_ok ? TONIC_FLOW_SACK : 0);
 }
 
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
@@ -137,6 +138,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->seg = fcfg.seg_size;
 	ctx->base_seg = ctx->tail_seg = 0;
 	ctx->base_off = ctx->ttail = 0;
+	ctx->nbursts = 0;
 	tonic_rtt_reset(ctx);
 	ctx->peer_right = tcp_wnd_end(tp);
 	ctx->last_ack = tp->snd_una;
@@ -146,7 +148,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->sub_pending = false;
 	spin_lock(&ctx->qlock);
 	ctx->rhead = ctx->rcount = 0;
-	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
+	ctx->n_acked = ctx->n_failed = false;
 	spin_unlock(&ctx->qlock);
 	spin_unlock_bh(&ctx->lock);
 	/* Device registry lookups may sleep: outside ctx->lock (the ACK path ignores us until published). */
@@ -198,7 +200,7 @@ static void tonic_unhook(struct tonic_sk *ctx)
 	ctx->credit = 0;
 	spin_lock_bh(&ctx->qlock);
 	ctx->rcount = 0;
-	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
+	ctx->n_acked = ctx->n_failed = false;
 	spin_unlock_bh(&ctx->qlock);
 	ctx->sub_pending = false;
 }
@@ -386,6 +388,7 @@ int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev)
 	spin_lock_bh(&ctx->lock);
 	ctx->base_off = ctx->ttail = ctx->head;
 	ctx->base_seg = ctx->tail_seg = 0;
+	ctx->nbursts = 0;
 	tonic_rtt_reset(ctx);
 	ctx->wnd_blocked = false;
 	/* What earlier devices sent stays sent: acks up to it re-base again. */
@@ -460,29 +463,18 @@ int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on)
 
 /*
  * With the socket owned, in any context (the flow's work, the ACK's
- * softirq): the device saw segments before @acked_seg acked, or the burst
- * that ends at @burst_seg done.  Free those bytes, close the burst (a
- * sub-segment's push may follow), mirror window and pacing rate, and wake
+ * softirq): the device saw segments before @acked_seg acked.  Free those
+ * bytes and the bursts they end, mirror window and pacing rate, and wake
  * the sender.
  */
-static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, bool acked, u32 acked_seg,
-			     bool burst, u32 burst_seg)
+static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, u32 acked_seg)
 {
-	if (acked && !tonic_before(acked_seg, ctx->base_seg) &&
-	    !tonic_after(acked_seg, ctx->tail_seg))
+	if (!tonic_before(acked_seg, ctx->base_seg) && !tonic_after(acked_seg, ctx->tail_seg)) {
 		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
-	if (burst && burst_seg == ctx->tail_seg) {
-		tonic_sbuf_free_to(sk, ctx, ctx->ttail);
-		spin_lock_bh(&ctx->lock);
-		ctx->base_seg = ctx->tail_seg;
-		ctx->base_off = ctx->ttail;
-		spin_unlock_bh(&ctx->lock);
-		ctx->sub_pending = false;
+		tonic_bursts_retire(ctx, acked_seg);
 	}
-	if (acked)
-		tonic_pace(sk, ctx);
-	if (acked || burst)
-		tonic_wake(sk);
+	tonic_pace(sk, ctx);
+	tonic_wake(sk);
 }
 
 /*
@@ -495,8 +487,8 @@ static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, bool acked, 
  */
 static bool tonic_flow_notes(struct sock *sk, struct tonic_sk *ctx)
 {
-	bool acked, burst;
-	u32 acked_seg, burst_seg;
+	bool acked;
+	u32 acked_seg;
 
 	if (!ctx->attached || !((1 << sk->sk_state) & (TCPF_ESTABLISHED | TCPF_CLOSE_WAIT)) ||
 	    test_bit(TONIC_REBASE, &ctx->bits) || test_bit(TONIC_HANDBACK, &ctx->bits)) {
@@ -511,14 +503,13 @@ static bool tonic_flow_notes(struct sock *sk, struct tonic_sk *ctx)
 	}
 	acked = ctx->n_acked;
 	acked_seg = ctx->n_acked_seg;
-	burst = ctx->n_burst;
-	burst_seg = ctx->n_burst_seg;
-	ctx->n_acked = ctx->n_burst = false;
+	ctx->n_acked = false;
 	spin_unlock_bh(&ctx->qlock);
-	tonic_flow_acked(sk, ctx, acked, acked_seg, burst, burst_seg);
+	if (acked)
+		tonic_flow_acked(sk, ctx, acked_seg);
 	/*
 	 * As tcp_data_snd_check() after an ACK: bytes the device was not told
-	 * of yet (held back by a sub-segment burst, the window or T) go now,
+	 * of yet (held back by the window, T or a full bursts' table) go now,
 	 * with no work item (issue 12).  The FIN's handback may sleep: the
 	 * flow's work's.
 	 */
@@ -572,8 +563,8 @@ void tonic_release_cb(struct sock *sk)
 /* Under lock_sock. */
 static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 {
-	bool acked, burst, failed;
-	u32 acked_seg, burst_seg;
+	bool acked, failed;
+	u32 acked_seg;
 
 	if (!ctx->attached)
 		return;
@@ -590,10 +581,8 @@ static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 	spin_lock_bh(&ctx->qlock);
 	acked = ctx->n_acked;
 	acked_seg = ctx->n_acked_seg;
-	burst = ctx->n_burst;
-	burst_seg = ctx->n_burst_seg;
 	failed = ctx->n_failed;
-	ctx->n_acked = ctx->n_burst = ctx->n_failed = false;
+	ctx->n_acked = ctx->n_failed = false;
 	spin_unlock_bh(&ctx->qlock);
 
 	if (!failed && test_and_clear_bit(TONIC_REBASE, &ctx->bits)) {
@@ -618,7 +607,8 @@ static void tonic_flow_process(struct sock *sk, struct tonic_sk *ctx)
 		tonic_wake(sk);
 		return;
 	}
-	tonic_flow_acked(sk, ctx, acked, acked_seg, burst, burst_seg);
+	if (acked)
+		tonic_flow_acked(sk, ctx, acked_seg);
 	tonic_tx_ring(sk, ctx);
 	tonic_carve(sk, ctx);
 	if (ctx->fin_pending && tonic_drained(ctx))

@@ -14,7 +14,7 @@ static int tonic_reattach(struct sock *sk, struct tonic_sk *ctx)
 {
 	if (!ctx->attached)
 		return 0;
-	if (!tonic_drained(ctx) || ctx->sub_pending)
+	if (!tonic_drained(ctx))
 		return -EBUSY;
 	tonic_detach(sk, ctx);
 	ctx->state = TONIC_SK_PENDING;	/* attaches again at the next send */

@@ -56,7 +56,7 @@ static void tonic_flow_line(void *arg, struct tonic_dev *dev, u32 id, void *priv
 		   dev->name, id, ctx->prog ? ctx->prog->name : "?", ctx->seg,
 		   st->segs_sent, st->segs_rtx, st->timeouts, st->cwnd, st->wnd_start,
 		   st->highest_sent, st->tail, ctx->head, ctx->ttail, ctx->tail,
-		   ctx->base_off, ctx->base_seg, ctx->tail_seg, ctx->sub_pending,
+		   ctx->base_off, ctx->base_seg, ctx->tail_seg, ctx->nbursts,
 		   READ_ONCE(ctx->last_ack) - ctx->isn, READ_ONCE(ctx->npages));
 }
 
@@ -67,7 +67,7 @@ static int tonic_flows_show(struct seq_file *m, void *v)
 	u32 n;
 
 	seq_puts(m, "dev      flow prog     C     sent      rtx   timeouts cwnd  wnd_start  hi_sent   tail  "
-		 "| head       ttail      tail       base_off   base_seg tail_seg sub ack-isn    pages\n");
+		 "| head       ttail      tail       base_off   base_seg tail_seg brs ack-isn    pages\n");
 	for (n = 0; (dev = tonic_dev_get_nth(n)); n++)
 		tonic_dev_for_each_flow(dev, &tonic_client, tonic_flow_line, m);
 	return 0;

@@ -57,11 +57,6 @@ void tonic_client_note(void *priv, const struct tonic_note *n)
 		ctx->n_acked = true;
 		kick = !ctx->inline_notes;
 		break;
-	case TONIC_NOTE_BURST_DONE:
-		ctx->n_burst = true;
-		ctx->n_burst_seg = n->value;
-		kick = !ctx->inline_notes;
-		break;
 	case TONIC_NOTE_FAILED:
 		ctx->n_failed = true;
 		break;
@@ -454,19 +449,20 @@ static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 		ctx->rhead = (ctx->rhead + 1) % TONIC_RING;
 		ctx->rcount--;
 		more = 0;
-		len = d.len;
-		while (merge && ctx->rcount && budget > 0 &&
-		       !tonic_before(d.seg, ctx->base_seg)) {
+		/* Ours, not the descriptor's: a sub-segment may lie mid-window (carve.c). */
+		len = tonic_seg_len(ctx, d.seg);
+		/* A GSO skb's segments are full but for its last one. */
+		while (merge && ctx->rcount && budget > 0 && len && !(len % mss)) {
 			const struct tonic_desc *e = &ctx->ring[ctx->rhead];
-			u64 end = tonic_seg_off(ctx, d.seg) + len + e->len;
+			u32 elen = tonic_seg_len(ctx, e->seg);
+			u64 start = tonic_seg_off(ctx, d.seg);
 
-			if (e->seg != d.seg + more + 1 || e->flags != d.flags ||
-			    tonic_seg_off(ctx, e->seg) != end - e->len ||
-			    len + e->len > max_len || !tonic_before(e->seg, ctx->tail_seg) ||
-			    ((end - 1) >> PAGE_SHIFT) - (tonic_seg_off(ctx, d.seg) >> PAGE_SHIFT) >=
+			if (e->seg != d.seg + more + 1 || e->flags != d.flags || !elen ||
+			    len + elen > max_len ||
+			    ((start + len + elen - 1) >> PAGE_SHIFT) - (start >> PAGE_SHIFT) >=
 			    MAX_SKB_FRAGS)
 				break;
-			len += e->len;
+			len += elen;
 			more++;
 			budget--;
 			ctx->rhead = (ctx->rhead + 1) % TONIC_RING;

@@ -152,7 +152,7 @@ int tonic_push(struct tonic_core *tc, u32 id, u32 tail, u32 last_len)
 	}
 	f->tail = tail;
 	f->last_len = last_len;
-	if (last_len < f->cfg.seg_size)
+	if (last_len < f->cfg.seg_size && !(f->cfg.flags & TONIC_FLOW_SHORT_SEGS))
 		f->flags |= TF_SUB;
 	tonic_dd_update(tc, id);
 	return 0;

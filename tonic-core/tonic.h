@@ -7,7 +7,9 @@
  * the caller maps segment indices to bytes.  All segments of a burst are
  * seg_size bytes except possibly the last one (a sub-segment); while a
  * sub-segment is outstanding no new segment may be announced, and the
- * engine emits TONIC_NOTE_BURST_DONE once it is acked.
+ * engine emits TONIC_NOTE_BURST_DONE once it is acked -- unless the flow
+ * has TONIC_FLOW_SHORT_SEGS: then a burst may follow its sub-segment at
+ * once.
  *
  * One tonic_run() cycle lets every module handle at most one event, as the
  * hardware does; idle cycles are skipped.
@@ -55,6 +57,15 @@ enum tonic_trace_event {
 
 /* struct tonic_flow_cfg.flags */
 #define TONIC_FLOW_SACK		0x1	/* the peer SACKs (a TCP handshake said so) */
+/*
+ * The host keeps each segment's length (sock-glue: a table of its bursts),
+ * so a push may follow a sub-segment at once, no burst waits for the ack
+ * of the one before, and there is no TONIC_NOTE_BURST_DONE.  A sub-segment
+ * that is no longer the last announced is charged as seg_size bytes of
+ * credit (the rate and grant schemes) and its descriptor says seg_size:
+ * the host sends its real length.
+ */
+#define TONIC_FLOW_SHORT_SEGS	0x2
 
 /* Per-flow parameters given at flow add; zero means "program default". */
 struct tonic_flow_cfg {
@@ -203,7 +214,8 @@ int tonic_flow_set_param(struct tonic_core *tc, u32 flow, u32 idx, u32 value);
 /*
  * Announce segments up to (not including) @tail; @last_len is the length of
  * segment tail - 1 (seg_size for a full one, less for a sub-segment).
- * -EBUSY while a sub-segment burst is still outstanding.
+ * -EBUSY while a sub-segment burst is still outstanding (not with
+ * TONIC_FLOW_SHORT_SEGS).
  */
 int tonic_push(struct tonic_core *tc, u32 flow, u32 tail, u32 last_len);
 

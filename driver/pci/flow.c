@@ -83,6 +83,7 @@ static int tp_flow_add(struct tonic_dev *dev, u32 flow, const struct tonic_flow_
 	c.epoch = f->epoch;
 	pc.epoch = f->epoch;
 	f->seg_size = cfg->seg_size;
+	f->short_segs = cfg->flags & TONIC_FLOW_SHORT_SEGS;
 	f->tail = cfg->start_seg;
 	clear_bit(0, &f->sub);
 	/* Its parameters right behind it, before anything can push: both or none. */
@@ -183,7 +184,7 @@ int tp_push(struct tonic_dev *dev, u32 flow, u32 tail, u32 last_len)
 	/* Recorded before the device can answer: the poller validates against it. */
 	old_tail = f->tail;
 	WRITE_ONCE(f->tail, tail);
-	if (last_len < f->seg_size)
+	if (last_len < f->seg_size && !f->short_segs)
 		set_bit(0, &f->sub);
 	err = tp_post(p, &c, 4);
 	if (err) {

@@ -37,6 +37,7 @@ struct tp_flow {
 	u32 seg_size;
 	u32 tail;		/* last tail pushed */
 	unsigned long sub;	/* bit 0: sub-segment burst outstanding */
+	bool short_segs;	/* TONIC_FLOW_SHORT_SEGS: no burst waits for one */
 };
 
 struct tonic_pci {

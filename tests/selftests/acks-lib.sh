@@ -59,6 +59,8 @@ xfer_watch() {
 		else
 			continue
 		fi
+		# Where the flow stood, before the kill takes it away.
+		cp /sys/kernel/debug/tonic/flows /tmp/xw.flows 2>/dev/null
 		kill "$(cat /tmp/xw.cli.pid)" 2>/dev/null
 		break
 	done
@@ -74,7 +76,7 @@ xfer_watch() {
 	if [ $_rc != 0 ]; then
 		sed 's/^/  client: /' /tmp/xfer.cli
 		sed 's/^/  server: /' /tmp/xfer.srv
-		[ -n "$_why" ] && sed 's/^/  flows: /' /sys/kernel/debug/tonic/flows 2>/dev/null
+		[ -n "$_why" ] && sed 's/^/  flows: /' /tmp/xw.flows 2>/dev/null
 	fi
 	return $_rc
 }

@@ -46,6 +46,31 @@ static void test_window(void)
 	tonic_core_destroy(tc);
 }
 
+/*
+ * TONIC_FLOW_SHORT_SEGS: the host maps segments itself, so a burst follows
+ * a sub-segment at once -- the sub-segment stays in the window, acked,
+ * lost and resent like any other -- and no BURST_DONE is due.
+ */
+static void test_short_segs(void)
+{
+	struct tonic_core *tc = tp_core(4, 128, 16);
+	struct tonic_flow_cfg fc = { .prog = &tp_win, .seg_size = 1000, .start_seg = 100,
+				     .flags = TONIC_FLOW_SHORT_SEGS };
+
+	is(tonic_flow_add(tc, 1, &fc), 0, "flow with short segments anywhere");
+	is(tonic_push(tc, 1, 102, 500), 0, "push 2 segments, the last a 500-byte sub-segment");
+	is(tonic_push(tc, 1, 104, 300), 0, "a second burst follows it at once");
+	is(tonic_push(tc, 1, 105, 1000), 0, "and a third");
+	is(run(tc, 100), 5, "five descriptors");
+	ok(T.desc[1].seg == 101 && T.desc[3].seg == 103, "in order");
+	ack(tc, 1, 105);
+	run(tc, 200);
+	is(tp_count_notes(&T, TONIC_NOTE_BURST_DONE), 0, "no BURST_DONE");
+	is(tonic_push(tc, 1, 106, 1000), 0, "pushes go on");
+	is(run(tc, 300), 1, "and are sent");
+	tonic_core_destroy(tc);
+}
+
 static void test_sub_segment(void)
 {
 	struct tonic_core *tc = tp_core(4, 128, 16);
@@ -489,6 +514,7 @@ int main(void)
 
 	test_window();
 	test_sub_segment();
+	test_short_segs();
 	test_ack_notify();
 	test_wrap();
 	test_ring();
