@@ -135,6 +135,6 @@
 	X(tx_congested, TX_CONGESTED,					\
 	  "Transmissions the host's qdisc dropped or marked congested (NET_XMIT_DROP, _CN); the program cut the window, once per window, as kernel TCP's CWR does.") \
 	X(sub_segments, SUB_SEGMENTS,					\
-	  "Sub-segments announced: the partial segment that ends a burst; the device must have the burst acked before the next announcement.")
+	  "Sub-segments announced: the short segments (fewer than C bytes) that end a burst.")
 
 #endif /* _TONIC_COUNTERS_H */

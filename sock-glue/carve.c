@@ -19,7 +19,7 @@
 #define TONIC_PROBE_NS	(200 * NSEC_PER_MSEC)
 
 /* The newest burst that begins at or before @seg or @off: its first segment's index. */
-static u32 tonic_burst(const struct tonic_sk *ctx, u32 seg, u64 off, bool by_off, u64 *start)
+static u32 tonic_burst_find(const struct tonic_sk *ctx, u32 seg, u64 off, bool by_off, u64 *start)
 {
 	u32 i = ctx->nbursts;
 
@@ -43,7 +43,7 @@ u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg)
 
 	if (seg == ctx->tail_seg)
 		return ctx->ttail;
-	first = tonic_burst(ctx, seg, 0, false, &start);
+	first = tonic_burst_find(ctx, seg, 0, false, &start);
 	return start + (u64)(seg - first) * ctx->seg;
 }
 
@@ -59,7 +59,7 @@ u32 tonic_off_seg(const struct tonic_sk *ctx, u64 off, bool round_up)
 
 	if (off >= ctx->ttail)
 		return ctx->tail_seg;
-	first = tonic_burst(ctx, 0, off, true, &start);
+	first = tonic_burst_find(ctx, 0, off, true, &start);
 	return first + (u32)div_u64(off - start + (round_up ? ctx->seg - 1 : 0), ctx->seg);
 }
 
@@ -73,21 +73,31 @@ u32 tonic_seg_len(const struct tonic_sk *ctx, u32 seg)
 
 /*
  * The device acked every segment before @seg: the bursts that end there
- * or before leave the table, the newest of them is the base.
+ * or before leave the table, the newest of them is the base.  The ACK
+ * path reads sequence numbers as 32-bit distances from base_off, so a
+ * base that falls TONIC_BASE_LAG behind the ack moves up to it, burst or
+ * not; that far behind, it still maps the D-SACKs of old segments.
  */
-void tonic_bursts_retire(struct tonic_sk *ctx, u32 seg)
+void tonic_bursts_acked(struct tonic_sk *ctx, u32 seg)
 {
+	u64 off = tonic_seg_off(ctx, seg);
 	u32 n = 0;
 
 	while (n < ctx->nbursts && !tonic_before(seg, ctx->bursts[n].seg))
 		n++;
-	if (!n)
+	if (!n && off - ctx->base_off < TONIC_BASE_LAG)
 		return;
 	spin_lock_bh(&ctx->lock);
-	ctx->base_seg = ctx->bursts[n - 1].seg;
-	ctx->base_off = ctx->bursts[n - 1].off;
-	ctx->nbursts -= n;
-	memmove(ctx->bursts, ctx->bursts + n, ctx->nbursts * sizeof(ctx->bursts[0]));
+	if (n) {
+		ctx->base_seg = ctx->bursts[n - 1].seg;
+		ctx->base_off = ctx->bursts[n - 1].off;
+		ctx->nbursts -= n;
+		memmove(ctx->bursts, ctx->bursts + n, ctx->nbursts * sizeof(ctx->bursts[0]));
+	}
+	if (off - ctx->base_off >= TONIC_BASE_LAG) {
+		ctx->base_seg = seg;
+		ctx->base_off = off;
+	}
 	spin_unlock_bh(&ctx->lock);
 }
 
@@ -176,14 +186,23 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	if (rem && new_ttail + rem == ctx->tail) {
 		bool nodelay = tp->nonagle & TCP_NAGLE_OFF;
 		bool idle = !nfull && ctx->head == ctx->ttail && !(tp->nonagle & TCP_NAGLE_CORK);
-
 		bool shut = sk->sk_shutdown & SEND_SHUTDOWN;	/* no more will come */
+		/* T ran out for these bytes: not for bytes since completed, sent whole now. */
+		bool waited = (expired || ctx->t_spent) && !nfull;
+		/*
+		 * Without TCP_NODELAY one small segment is unacked at a time, as
+		 * Nagle's rule with Minshall's variant has it (tcp_minshall_check()):
+		 * later ones wait for its ack, which carves again.
+		 */
+		bool sml_out = ctx->head < ctx->sml;
 
-		if (!ctx->sub_delay_us || nodelay || idle || expired || shut) {
+		if (!ctx->sub_delay_us || nodelay || idle || shut || (waited && !sml_out)) {
 			sub = true;
 			new_tail_seg++;
 			new_ttail += rem;
 			last_len = rem;
+		} else if (waited) {
+			ctx->t_spent = true;
 		} else {
 			tonic_arm_t(ctx, (u64)ctx->sub_delay_us * NSEC_PER_USEC);
 		}
@@ -231,7 +250,10 @@ void tonic_carve(struct sock *sk, struct tonic_sk *ctx)
 	if (ctx->t_armed)
 		ctx->t_due = ktime_add_ns(ktime_get(), ctx->t_ns);
 	ctx->sub_pending = sub;
-	if (sub)
+	ctx->t_spent = false;
+	if (sub) {
+		ctx->sml = new_ttail;
 		TONIC_INC(sub_segments);
+	}
 	tonic_tx_ring(sk, ctx);	/* what the device decided in the push, kicked or not */
 }

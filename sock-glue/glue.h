@@ -56,10 +56,12 @@
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
 /*
  * Bursts in flight after the oldest (each but the last ended by a
- * sub-segment): a sender of small TCP_NODELAY writes has this many
+ * sub-segment): a sender of small TCP_NODELAY writes has this many + 1
  * segments out at most, kernel TCP as many as cwnd allows.
  */
 #define TONIC_BURSTS		64
+/* How far the base may lag the cumulative ack (carve.c: tonic_bursts_acked()). */
+#define TONIC_BASE_LAG		(1ULL << 29)
 #define TONIC_TAP_SLOTS		8	/* ACKs seen at the tap, waiting for TCP's verdict */
 #define TONIC_STAMPS		TONIC_RING	/* send times kept, by segment number (rtt.c) */
 
@@ -101,6 +103,8 @@ struct tonic_sk {
 	bool sub_pending;		/* the last segment announced is a sub-segment */
 	bool fin_pending;		/* shutdown(SHUT_WR): TCP's FIN after the flow's bytes */
 	bool t_armed;
+	bool t_spent;			/* T ran out for the bytes left over; they wait for sml's ack */
+	u64 sml;			/* end of the last sub-segment (TCP's snd_sml) */
 	u64 t_ns;			/* what T was armed for ... */
 	ktime_t t_due;			/* ... and when it expires, put off by each push */
 	bool congested;			/* the qdisc refused a segment (tx.c) */
@@ -273,7 +277,7 @@ void tonic_carve_init(struct tonic_sk *ctx);
 u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 u32 tonic_off_seg(const struct tonic_sk *ctx, u64 off, bool round_up);
 u32 tonic_seg_len(const struct tonic_sk *ctx, u32 seg);
-void tonic_bursts_retire(struct tonic_sk *ctx, u32 seg);
+void tonic_bursts_acked(struct tonic_sk *ctx, u32 seg);
 
 /* tx.c */
 void tonic_tx_init(struct tonic_sk *ctx);

@@ -143,7 +143,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->peer_right = tcp_wnd_end(tp);
 	ctx->last_ack = tp->snd_una;
 	ctx->wnd_blocked = false;
-	ctx->head = ctx->tail = 0;
+	ctx->head = ctx->tail = ctx->sml = 0;
 	ctx->flow_sent_hi = ctx->rebase_to = 0;
 	ctx->sub_pending = false;
 	spin_lock(&ctx->qlock);
@@ -167,7 +167,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
 	tonic_ca_take(sk, ctx);
 	tonic_publish(ctx, dev, flow);
-	ctx->t_armed = false;
+	ctx->t_armed = ctx->t_spent = false;
 	ctx->state = TONIC_SK_OFFLOADED;
 	ctx->attaches++;
 	TONIC_INC(attaches);
@@ -195,7 +195,7 @@ static void tonic_unhook(struct tonic_sk *ctx)
 	tonic_dev_flow_detach(ctx->dev, flow);
 	tonic_timer_cancel(ctx, &ctx->ttimer);
 	tonic_timer_cancel(ctx, &ctx->qtimer);
-	ctx->t_armed = false;
+	ctx->t_armed = ctx->t_spent = false;
 	ctx->xoff = false;	/* the flow id may be someone else's now */
 	ctx->credit = 0;
 	spin_lock_bh(&ctx->qlock);
@@ -471,7 +471,7 @@ static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, u32 acked_se
 {
 	if (!tonic_before(acked_seg, ctx->base_seg) && !tonic_after(acked_seg, ctx->tail_seg)) {
 		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
-		tonic_bursts_retire(ctx, acked_seg);
+		tonic_bursts_acked(ctx, acked_seg);
 	}
 	tonic_pace(sk, ctx);
 	tonic_wake(sk);

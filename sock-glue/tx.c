@@ -418,7 +418,7 @@ static void tonic_tx_congested(struct tonic_sk *ctx)
 static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 {
 	u32 mss = tcp_sk(sk)->mss_cache, more, len, max_len;
-	u64 now_us = tcp_clock_us();
+	u64 now_us = tcp_clock_us(), start;
 	struct tonic_desc d;
 	int budget = TONIC_RING;
 	bool merge;
@@ -451,11 +451,11 @@ static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 		more = 0;
 		/* Ours, not the descriptor's: a sub-segment may lie mid-window (carve.c). */
 		len = tonic_seg_len(ctx, d.seg);
+		start = len ? tonic_seg_off(ctx, d.seg) : 0;
 		/* A GSO skb's segments are full but for its last one. */
 		while (merge && ctx->rcount && budget > 0 && len && !(len % mss)) {
 			const struct tonic_desc *e = &ctx->ring[ctx->rhead];
 			u32 elen = tonic_seg_len(ctx, e->seg);
-			u64 start = tonic_seg_off(ctx, d.seg);
 
 			if (e->seg != d.seg + more + 1 || e->flags != d.flags || !elen ||
 			    len + elen > max_len ||

@@ -25,7 +25,7 @@
  *       -P PROG  transport program (SOL_TONIC TONIC_PROGRAM)
  *       -S C     segment size C, -T US sub-segment delay T
  *       -w N     bytes per write (default 65536); -n TCP_NODELAY
- *       -W MS    sleep MS between writes
+ *       -W MS    sleep MS between writes; -V MS  sleep MS after the last one
  *       -f       sendfile() from a file holding the data
  *       -e       non-blocking socket driven by epoll
  *       -x       close() right after the last write (data still in flight):
@@ -365,7 +365,7 @@ struct opts {
 	int zerocopy, splice_mode, sendfile_eof;
 	uint64_t prefix;
 	int prefix_oob, off_after_prefix, pause_ms, repair;
-	int gap_ms;		/* -W: between the main send's writes */
+	int gap_ms, tail_ms;	/* -W: between the main send's writes, -V: after them */
 	/* Errors, signals, closing. */
 	int nosignal, retry_after_err, recverr, sndbuf, linger, exit_noclose, off_after_shut;
 };
@@ -898,6 +898,8 @@ static int client(const char *host, const char *port, uint64_t bytes, const stru
 		if (o->gap_ms && sent < bytes)
 			usleep(o->gap_ms * 1000);
 	}
+	if (o->tail_ms)
+		usleep(o->tail_ms * 1000);
 	if (off_now && toggle(s, 1))
 		return 1;
 	if (sd.mode == SEND_ZEROCOPY) {
@@ -1199,7 +1201,7 @@ int main(int argc, char **argv)
 		goto usage;
 	}
 	while ((opt = getopt(argc, argv, "C:UP:S:T:w:nfext:EirM:z:o:R:D:Q"
-			     "H:Zp:FB:OKy:ANgjYb:L:qkX:W:")) != -1) {
+			     "H:Zp:FB:OKy:ANgjYb:L:qkX:W:V:")) != -1) {
 		switch (opt) {
 		case 'C': o.cc = optarg; break;
 		case 'U': o.ulp = 1; break;
@@ -1234,6 +1236,7 @@ int main(int argc, char **argv)
 		case 'K': o.off_after_prefix = 1; break;
 		case 'y': o.pause_ms = atoi(optarg); break;
 		case 'W': o.gap_ms = atoi(optarg); break;
+		case 'V': o.tail_ms = atoi(optarg); break;
 		case 'A': o.repair = 1; break;
 		case 'N': o.nosignal = g_nosignal = 1; break;
 		case 'g': signal(SIGPIPE, SIG_IGN); break;
@@ -1267,6 +1270,6 @@ usage:
 		"       tonic_xfer -c HOST PORT BYTES [-C CC] [-U] [-P PROG] [-S C] [-T US]\n"
 		"                  [-w N] [-n] [-f] [-e] [-x] [-t N] [-E] [-i] [-r] [-M N] [-z SEED] [-Q]\n"
 		"                  [-Z | -p v|f | -F] [-B N [-O]] [-K] [-y MS] [-A]\n"
-		"                  [-N] [-g] [-j] [-Y] [-b N] [-L S] [-q] [-k] [-W MS]\n");
+		"                  [-N] [-g] [-j] [-Y] [-b N] [-L S] [-q] [-k] [-W MS] [-V MS]\n");
 	return 2;
 }
