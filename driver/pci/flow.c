@@ -90,7 +90,7 @@ static int tp_flow_add(struct tonic_dev *dev, u32 flow, const struct tonic_flow_
 	spin_lock(&p->cmd_lock);
 	err = tp_room(p, 1 + params);
 	if (!err)
-		err = tp_post(p, &c, 2 + 9);
+		err = tp_post(p, &c, offsetofend(struct tonic_pci_cmd, add) / sizeof(u32));
 	if (!err && params)
 		err = tp_post(p, &pc, 2 + 1 + TONIC_PCI_PARAMS);
 	spin_unlock(&p->cmd_lock);
