@@ -19,7 +19,8 @@
 #define TONIC_PROBE_NS	(200 * NSEC_PER_MSEC)
 
 /* The newest burst that begins at or before @seg or @off: its first segment's index. */
-static u32 tonic_burst_find(const struct tonic_sk *ctx, u32 seg, u64 off, bool by_off, u64 *start)
+static u32 tonic_burst_find(const struct tonic_sk *ctx, u32 seg, u64 off, bool by_off,
+			    u64 *start)
 {
 	u32 i = ctx->nbursts;
 

@@ -61,7 +61,7 @@
  */
 #define TONIC_BURSTS		64
 /* How far the base may lag the cumulative ack (carve.c: tonic_bursts_acked()). */
-#define TONIC_BASE_LAG		(1ULL << 29)
+#define TONIC_BASE_LAG		BIT_ULL(29)
 #define TONIC_TAP_SLOTS		8	/* ACKs seen at the tap, waiting for TCP's verdict */
 #define TONIC_STAMPS		TONIC_RING	/* send times kept, by segment number (rtt.c) */
 
@@ -103,7 +103,7 @@ struct tonic_sk {
 	bool sub_pending;		/* the last segment announced is a sub-segment */
 	bool fin_pending;		/* shutdown(SHUT_WR): TCP's FIN after the flow's bytes */
 	bool t_armed;
-	bool t_spent;			/* T ran out for the bytes left over; they wait for sml's ack */
+	bool t_spent;			/* T ran out for the bytes left over (carve.c) */
 	u64 sml;			/* end of the last sub-segment (TCP's snd_sml) */
 	u64 t_ns;			/* what T was armed for ... */
 	ktime_t t_due;			/* ... and when it expires, put off by each push */
