@@ -73,15 +73,15 @@ u32 tonic_seg_len(const struct tonic_sk *ctx, u32 seg)
 }
 
 /*
- * The device acked every segment before @seg: the bursts that end there
- * or before leave the table, the newest of them is the base.  The ACK
- * path reads sequence numbers as 32-bit distances from base_off, so a
- * base that falls TONIC_BASE_LAG behind the ack moves up to it, burst or
- * not; that far behind, it still maps the D-SACKs of old segments.
+ * The device acked every segment before @seg (offset @off): the bursts
+ * that end there or before leave the table, the newest of them is the
+ * base.  The ACK path reads sequence numbers as 32-bit distances from
+ * base_off, so a base that falls TONIC_BASE_LAG behind the ack moves up to
+ * it, burst or not; that far behind, it still maps the D-SACKs of old
+ * segments.
  */
-void tonic_bursts_acked(struct tonic_sk *ctx, u32 seg)
+void tonic_bursts_acked(struct tonic_sk *ctx, u32 seg, u64 off)
 {
-	u64 off = tonic_seg_off(ctx, seg);
 	u32 n = 0;
 
 	while (n < ctx->nbursts && !tonic_before(seg, ctx->bursts[n].seg))

@@ -277,7 +277,7 @@ void tonic_carve_init(struct tonic_sk *ctx);
 u64 tonic_seg_off(const struct tonic_sk *ctx, u32 seg);
 u32 tonic_off_seg(const struct tonic_sk *ctx, u64 off, bool round_up);
 u32 tonic_seg_len(const struct tonic_sk *ctx, u32 seg);
-void tonic_bursts_acked(struct tonic_sk *ctx, u32 seg);
+void tonic_bursts_acked(struct tonic_sk *ctx, u32 seg, u64 off);
 
 /* tx.c */
 void tonic_tx_init(struct tonic_sk *ctx);

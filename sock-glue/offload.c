@@ -470,8 +470,10 @@ int tonic_set_offload(struct sock *sk, struct tonic_sk *ctx, bool on)
 static void tonic_flow_acked(struct sock *sk, struct tonic_sk *ctx, u32 acked_seg)
 {
 	if (!tonic_before(acked_seg, ctx->base_seg) && !tonic_after(acked_seg, ctx->tail_seg)) {
-		tonic_sbuf_free_to(sk, ctx, tonic_seg_off(ctx, acked_seg));
-		tonic_bursts_acked(ctx, acked_seg);
+		u64 off = tonic_seg_off(ctx, acked_seg);
+
+		tonic_sbuf_free_to(sk, ctx, off);
+		tonic_bursts_acked(ctx, acked_seg, off);
 	}
 	tonic_pace(sk, ctx);
 	tonic_wake(sk);
