@@ -123,7 +123,7 @@ static void loss_and_growth(void)
 	clk_start(&k, PS_10NS, 100000, 100);	/* RTT 100 ms */
 	is(ph_stats(k.ph, 0).highest_sent, 100, "cwnd 100: 100 segments in flight");
 	clk_loss(&k);
-	is(view(k.ph)->t.ssthresh, 70, "loss: ssthresh = flight 100 * beta_cubic 0.7");
+	is(view(k.ph)->t.ssthresh, 70, "loss: ssthresh = cwnd 100 * beta_cubic 0.7");
 	is(view(k.ph)->w_max, 100, "loss: W_max = cwnd before the cut");
 	is(ph_stats(k.ph, 0).cwnd, 73, "fast recovery: cwnd = ssthresh + 3");
 	clk_to_ca(&k);
@@ -157,10 +157,10 @@ static void loss_and_growth(void)
 	clk_loss(&k);
 	ok(w < 100, "second loss at cwnd %u, below W_max 100", w);
 	is(view(k.ph)->w_max, w * 17 / 20, "fast convergence: W_max = cwnd (1 + 0.7) / 2");
-	is(view(k.ph)->t.ssthresh, flight * 7 / 10, "ssthresh = flight %u * 0.7", flight);
+	is(view(k.ph)->t.ssthresh, w * 7 / 10, "ssthresh = cwnd %u * 0.7 (flight %u)", w, flight);
 	is(view(k.ph)->epoch_ms, 0, "the epoch ends");
 	clk_to_ca(&k);
-	is(view(k.ph)->k_ms, tonic_cubic_k_ms(w * 17 / 20 - flight * 7 / 10),
+	is(view(k.ph)->k_ms, tonic_cubic_k_ms(w * 17 / 20 - w * 7 / 10),
 	   "next K from the lowered W_max (%u ms)", view(k.ph)->k_ms);
 	ph_free(k.ph);
 }
@@ -201,7 +201,10 @@ static void timeout(void)
 	ph_run(k.ph, k.rtt * 4 + 1000);
 	is(ph_stats(k.ph, 0).timeouts, 1, "no ack for 4 RTTs: RTO");
 	is(ph_stats(k.ph, 0).cwnd, 1, "cwnd 1");
-	is(view(k.ph)->t.ssthresh, 70, "ssthresh = flight 100 * 0.7");
+	is(view(k.ph)->t.ssthresh, 70, "ssthresh = cwnd 100 * 0.7");
+	ph_run(k.ph, k.rtt * 8 + 1000);
+	is(ph_stats(k.ph, 0).timeouts, 2, "no ack since: the backed-off RTO fires again ...");
+	is(view(k.ph)->t.ssthresh, 70, "... and keeps ssthresh: one cut a window (tcp_enter_loss())");
 	clk_to_ca(&k);
 	is(view(k.ph)->k_ms, 0, "after an RTO: K = 0 ...");
 	is(view(k.ph)->w_max, ph_stats(k.ph, 0).cwnd, "... W_max = cwnd at the stage's start");
@@ -243,7 +246,7 @@ static void clock_independent(void)
 /*
  * Toward a peer that SACKs, loss recovery is RFC 6675's, as Linux's cubic
  * gets it from TCP: a coalesced ACK (receive GRO) SACKs 3..19 behind lost
- * segment 2.  ssthresh = cwnd = 0.7 x flight 22 = 15; pipe = 5 unSACKed -
+ * segment 2.  ssthresh = cwnd = 0.7 x cwnd 22 = 15; pipe = 5 unSACKed -
  * 1 lost = 4, so the retransmission of 2 and 10 new segments (24..33) go
  * out on that one ACK.  NewReno's window (ssthresh + 3 = 18 past the
  * hole, 22 already out) let nothing new go until 4 more duplicate ACKs:
@@ -281,6 +284,49 @@ static void sack_recovery(void)
 	ph_free(ph);
 }
 
+/*
+ * A congestion event never opens the window.  RFC 6675's recovery sends new
+ * data while the holes are out, so when it ends (cwnd = ssthresh) the flight
+ * can be far above cwnd, and a loss in that new data starts the next
+ * recovery at once.  Linux cuts from cwnd there (tcp_cubic's
+ * recalc_ssthresh(), tcp_reno_ssthresh()); a cut from that flight raised
+ * the window: in the guest's sharing cell 268 went to 0.7 x 480 = 336.
+ * Here: segment 2 lost at cwnd 22, recovery to 24 sends 24..33 and, as the
+ * rest is SACKed, 34..; the ACK that ends it SACKs nothing, the next SACKs
+ * past a lost 24.
+ */
+static void cut_from_cwnd(const struct tonic_prog_ops *prog, u32 beta_num, u32 beta_den)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(prog);
+	const struct tonic_tcp *t = tonic_flow_user(ph->tc, 0);
+	u32 cwnd, hi;
+
+	c.init_cwnd = 20;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 1000);
+	ph_run(ph, 2000);
+	ph_ack(ph, 0, 1);
+	ph_ack(ph, 0, 2);
+	ph_run(ph, 2000);
+	ph_sack(ph, 0, 2, 3, 24);
+	ph_run(ph, 2000);
+	ph_sack(ph, 0, 2, 3, 34);
+	ph_run(ph, 2000);
+	ph_ack(ph, 0, 24);
+	ph_run(ph, 2000);
+	cwnd = ph_stats(ph, 0).cwnd;
+	hi = ph_stats(ph, 0).highest_sent;
+	ok(hi - 24 > cwnd, "%s: the recovery ends with %u out, above cwnd %u", prog->name, hi - 24, cwnd);
+	ph_sack(ph, 0, 24, 25, hi);
+	ph_run(ph, 2000);
+	ok(t->in_recovery, "%s: a loss in it starts the next recovery", prog->name);
+	is(t->ssthresh, cwnd * beta_num / beta_den, "%s: ... with ssthresh = cwnd %u x %u/%u, not from the flight",
+	   prog->name, cwnd, beta_num, beta_den);
+	ph_free(ph);
+}
+
 int main(void)
 {
 	math();
@@ -289,5 +335,7 @@ int main(void)
 	timeout();
 	clock_independent();
 	sack_recovery();
+	cut_from_cwnd(&tonic_prog_cubic, 7, 10);
+	cut_from_cwnd(&tonic_prog_sack, 1, 2);
 	return tap_done();
 }

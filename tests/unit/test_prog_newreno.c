@@ -40,7 +40,7 @@ static void partial_acks(void)
 	is(ph_count(ph, 0, 1), 1, "third dupack: fast retransmit");
 	r = ph_nth(ph, 0, 1, 0);
 	ok(r && r->d.seg == 2, "... of segment 2");
-	is(ph_stats(ph, 0).cwnd, 6 + 3, "cwnd = ssthresh (flight 12 / 2) + 3");
+	is(ph_stats(ph, 0).cwnd, 6 + 3, "cwnd = ssthresh (cwnd 12 / 2) + 3");
 
 	ph_mark(ph);
 	dupacks(ph, 2, 3 + 4);	/* 7, 8, 9 and then 10..13 arrive */
@@ -238,7 +238,7 @@ static void coalesced_sack(void)
 	is(ph_count(ph, 0, 1), 1, "second dupack, six segments SACKed: fast retransmit");
 	r = ph_nth(ph, 0, 1, 0);
 	ok(r && r->d.seg == 2, "... of the hole (segment 2)");
-	is(ph_stats(ph, 0).cwnd, 6 + 3, "cwnd = ssthresh (flight 12 / 2) + 3, as after three dupacks");
+	is(ph_stats(ph, 0).cwnd, 6 + 3, "cwnd = ssthresh (cwnd 12 / 2) + 3, as after three dupacks");
 
 	ph_mark(ph);
 	ph_ack(ph, 0, 14);
@@ -260,11 +260,11 @@ static void loss_after_ecn_cut(void)
 
 	ph_in(ph, 0, &ece);
 	ph_run(ph, SETTLE);
-	is(ph_stats(ph, 0).cwnd, 4, "ECE: cwnd 10 -> flight 9 / 2 = 4");
+	is(ph_stats(ph, 0).cwnd, 5, "ECE: cwnd 10 -> 10 / 2 = 5");
 	ph_mark(ph);
 	dupacks(ph, 1, 3);
 	ok(ph_seg_sent(ph, 0, 1) == 1, "third dupack in the cut window: 1 resent");
-	is(ph_stats(ph, 0).cwnd, 4 + 3, "cwnd = the ECE's ssthresh 4 + 3, not cut again");
+	is(ph_stats(ph, 0).cwnd, 5 + 3, "cwnd = the ECE's ssthresh 5 + 3, not cut again");
 	ph_free(ph);
 }
 

@@ -203,11 +203,17 @@ void tonic_reno_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 
 	ctx->cwnd = cwnd < ctx->wnd_bits ? cwnd : ctx->wnd_bits;
 }
 
-/* RFC 5681 (4): ssthresh = max(FlightSize / 2, 2 SMSS), whatever the event. */
+/*
+ * RFC 5681 (4)'s max(FlightSize / 2, 2 SMSS) with cwnd for FlightSize, as
+ * Linux's tcp_reno_ssthresh(), whatever the event.  The flight is not the
+ * window: when an RFC 6675 recovery ends, the new data it sent past the
+ * holes can be twice cwnd, and a loss in it, cut from the flight, opened
+ * the window.  Window validation keeps cwnd from growing past what is used.
+ */
 static u32 tonic_reno_ssthresh(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 			       enum tonic_cong_event ev)
 {
-	u32 half = tonic_flight(ctx) / 2;
+	u32 half = ctx->cwnd / 2;
 
 	return half > 2 ? half : 2;
 }
@@ -377,7 +383,14 @@ void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const st
 		return;
 	}
 	t->rto.tlp &= ~TONIC_TLP_OUT;
-	t->ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
+	/*
+	 * One cut a window, as tcp_enter_loss(): not in a window a recovery or
+	 * an ECE already cut (cwnd is not the window there), nor at a timeout
+	 * repeating the last one with no ACK in between (cwnd is 1).
+	 */
+	if (!tonic_before(ctx->wnd_start, t->recover) ||
+	    (!t->in_recovery && !t->cwr && !t->rto.backoff))
+		t->ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
 	t->recover = ctx->highest_sent;
 	t->in_recovery = 0;
 	t->undo_rtx = 0;

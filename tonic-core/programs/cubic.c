@@ -137,16 +137,18 @@ static void cubic_cong_avoid(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u3
 }
 
 /*
- * 4.6/4.7: ssthresh = flight_size * beta_cubic; W_max is the window before
- * the cut, lowered to cwnd (1 + beta) / 2 if the window did not get back
- * to the last W_max (fast convergence).  4.8: after an RTO the next stage
- * starts with K = 0 and W_max = its first cwnd.
+ * 4.6/4.7: ssthresh = cwnd * beta_cubic, as Linux's recalc_ssthresh()
+ * (4.6 allows cwnd for flight_size where cwnd grows only while it limits
+ * the flow: window validation); W_max is the window before the cut,
+ * lowered to cwnd (1 + beta) / 2 if the window did not get back to the
+ * last W_max (fast convergence).  4.8: after an RTO the next stage starts
+ * with K = 0 and W_max = its first cwnd.
  */
 static u32 cubic_ssthresh(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 			  enum tonic_cong_event ev)
 {
 	struct cubic *ca = (struct cubic *)t;
-	u32 ssthresh = tonic_flight(ctx) * CUBIC_BETA / CUBIC_BETA_SCALE;
+	u32 ssthresh = ctx->cwnd * CUBIC_BETA / CUBIC_BETA_SCALE;
 
 	ca->epoch_ms = 0;
 	if (ev == TONIC_CE_RTO)
