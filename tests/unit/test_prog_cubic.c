@@ -327,6 +327,76 @@ static void cut_from_cwnd(const struct tonic_prog_ops *prog, u32 beta_num, u32 b
 	ph_free(ph);
 }
 
+/*
+ * An undo goes back to the window the recovery cut, as Linux's
+ * tcp_undo_cwnd_reduction() goes back to prior_cwnd, not to the flight:
+ * after cut_from_cwnd's recovery, the late original of 24 arrives and the
+ * resent 24 comes back as a D-SACK.  Undone to the flight (24 out at cwnd
+ * 15), a spurious recovery opened the window as the cut from the flight
+ * did.
+ */
+static void undo_to_cwnd(const struct tonic_prog_ops *prog)
+{
+	struct ph *ph = ph_new(128);
+	struct tonic_flow_cfg c = ph_cfg(prog);
+	const struct tonic_tcp *t = tonic_flow_user(ph->tc, 0);
+	struct tonic_pkt d = { .type = TONIC_PKT_ACK, .nsack = 1, .flags = TONIC_PKT_F_DSACK };
+	u32 cwnd, ss, hi;
+
+	c.init_cwnd = 20;
+	c.rto_cycles = 100000000;
+	ph_add(ph, 0, &c);
+	ph_push(ph, 0, 1000);
+	ph_run(ph, 2000);
+	ph_ack(ph, 0, 1);
+	ph_ack(ph, 0, 2);
+	ph_run(ph, 2000);
+	ph_sack(ph, 0, 2, 3, 24);
+	ph_run(ph, 2000);
+	ph_sack(ph, 0, 2, 3, 34);
+	ph_run(ph, 2000);
+	ph_ack(ph, 0, 24);
+	ph_run(ph, 2000);
+	cwnd = ph_stats(ph, 0).cwnd;
+	ss = t->ssthresh;
+	hi = ph_stats(ph, 0).highest_sent;
+	ph_sack(ph, 0, 24, 25, hi);
+	ph_run(ph, 2000);
+	ok(t->in_recovery, "%s: a loss past the last recovery: recovery at cwnd %u", prog->name, cwnd);
+	ph_ack(ph, 0, hi);
+	ph_run(ph, 2000);
+	d.cum_ack = hi;
+	d.sack[0].start = 24;
+	d.sack[0].end = 25;
+	ph_in(ph, 0, &d);
+	ph_run(ph, 2000);
+	ok(ph_stats(ph, 0).cwnd == cwnd, "%s: its resend D-SACKed: undone to cwnd %u (%u), not the flight %u",
+	   prog->name, cwnd, ph_stats(ph, 0).cwnd, hi - 24);
+	ok(t->ssthresh <= (ss > cwnd * 3 / 4 ? ss : cwnd * 3 / 4),
+	   "%s: ... and ssthresh to max(ssthresh, 3/4 cwnd) = %u (%u)", prog->name,
+	   ss > cwnd * 3 / 4 ? ss : cwnd * 3 / 4, t->ssthresh);
+	ph_free(ph);
+}
+
+/*
+ * RFC 9438 4.8, Linux's cubictcp_state(): every RTO restarts the curve,
+ * even one in a window a recovery already cut, which keeps ssthresh.
+ */
+static void timeout_in_recovery(void)
+{
+	struct clk k;
+
+	clk_start(&k, PS_10NS, 100000, 100);
+	clk_loss(&k);
+	ph_run(k.ph, k.rtt * 4 + 1000);
+	is(ph_stats(k.ph, 0).timeouts, 1, "an RTO in fast recovery ...");
+	is(view(k.ph)->t.ssthresh, 70, "... keeps the recovery's ssthresh 70 ...");
+	is(view(k.ph)->w_max, 0, "... and restarts the curve: W_max 0 ...");
+	clk_to_ca(&k);
+	is(view(k.ph)->k_ms, 0, "... K = 0");
+	ph_free(k.ph);
+}
+
 int main(void)
 {
 	math();
@@ -337,5 +407,8 @@ int main(void)
 	sack_recovery();
 	cut_from_cwnd(&tonic_prog_cubic, 7, 10);
 	cut_from_cwnd(&tonic_prog_sack, 1, 2);
+	undo_to_cwnd(&tonic_prog_cubic);
+	undo_to_cwnd(&tonic_prog_sack);
+	timeout_in_recovery();
 	return tap_done();
 }

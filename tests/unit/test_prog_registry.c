@@ -51,9 +51,10 @@ int main(void)
 		/*
 		 * The paper's protocols all fit in < 30 B (Tonic 6.1); ours stay
 		 * close, with Linux's loss recovery and its undo state (cubic:
-		 * 44 B, of which 28 are struct tonic_tcp).
+		 * 48 B, of which 32 are struct tonic_tcp, since the undo keeps
+		 * prior_cwnd as Linux's does; Linux's struct bictcp alone is 60).
 		 */
-		ok(p->user_size <= 44, "%s: user state is small (%u B)", p->name, p->user_size);
+		ok(p->user_size <= 48, "%s: user state is small (%u B)", p->name, p->user_size);
 		for (j = 0; j < i; j++)
 			ok(strcmp(list[j]->name, p->name), "%s: name is unique vs %s",
 			   p->name, list[j]->name);

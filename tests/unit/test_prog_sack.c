@@ -1017,6 +1017,29 @@ static void rtx_overtaken(void)
 	ph_free(ph);
 }
 
+/*
+ * `recover` and 32-bit segment numbers: a flow that runs 2^31 segments
+ * past its last cut (three terabytes at 1448 B) must not find itself back
+ * inside that cut's window -- tonic_before() wraps there -- and ignore a
+ * loss, an ECE or a timeout.  Helpers called directly: the engine cannot
+ * be driven that far in a unit test.
+ */
+static void recover_trails(void)
+{
+	struct tonic_prog_ctx ctx = { .wnd_start = 5 };
+	struct tonic_tcp loss = { .recover = 5 }, ece = { .recover = 5, .cwr = 1 };
+	u32 i;
+
+	for (i = 0; i < (1u << 20) + 512; i++) {
+		ctx.wnd_start += 2048;
+		tonic_tcp_new_ack(&ctx, &loss);
+		tonic_tcp_new_ack(&ctx, &ece);
+	}
+	ok(tonic_tcp_may_enter(&ctx, &loss),
+	   "2^31 + 2^20 segments past the last recovery, no event since: a loss starts one");
+	ok(!tonic_tcp_in_cwr(&ctx, &ece), "... and past an ECE's cut, its window is long over");
+}
+
 int main(void)
 {
 	holes();
@@ -1045,5 +1068,6 @@ int main(void)
 	probe_after_full_ack();
 	probe_first_flight();
 	rtx_overtaken();
+	recover_trails();
 	return tap_done();
 }

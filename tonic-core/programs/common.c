@@ -150,6 +150,15 @@ void tonic_tcp_new_ack(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 {
 	t->dupacks = 0;
 	tonic_rto_progress(ctx, &t->rto);
+	/*
+	 * `recover` trails the window by at most TONIC_RECOVER_LAG: 2^31
+	 * segments past it with no congestion event, tonic_before() would wrap
+	 * and take the window for one already cut -- no recovery on a loss, no
+	 * cut on an ECE or a timeout.
+	 */
+	if (!tonic_before(ctx->wnd_start, t->recover) &&
+	    ctx->wnd_start - t->recover > TONIC_RECOVER_LAG)
+		t->recover = ctx->wnd_start - TONIC_RECOVER_LAG;
 }
 
 /* Count a duplicate ack, saturating so the DupThresh edge fires only once. */
@@ -378,6 +387,8 @@ bool tonic_tcp_ecn(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct
  */
 void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const struct tonic_tcp_cc *cc)
 {
+	u32 ssthresh;
+
 	if (t->rto.tlp & TONIC_TLP_ARMED) {
 		tonic_sack_probe_timeout(ctx, cc);
 		return;
@@ -386,11 +397,14 @@ void tonic_tcp_timeout(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, const st
 	/*
 	 * One cut a window, as tcp_enter_loss(): not in a window a recovery or
 	 * an ECE already cut (cwnd is not the window there), nor at a timeout
-	 * repeating the last one with no ACK in between (cwnd is 1).
+	 * repeating the last one with no ACK in between (cwnd is 1).  The cc
+	 * hears of every timeout all the same, as Linux's does of the Loss
+	 * state (cubic restarts its curve).
 	 */
+	ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
 	if (!tonic_before(ctx->wnd_start, t->recover) ||
 	    (!t->in_recovery && !t->cwr && !t->rto.backoff))
-		t->ssthresh = cc->ssthresh(ctx, t, TONIC_CE_RTO);
+		t->ssthresh = ssthresh;
 	t->recover = ctx->highest_sent;
 	t->in_recovery = 0;
 	t->undo_rtx = 0;

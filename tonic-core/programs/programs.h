@@ -65,13 +65,17 @@ struct tonic_tcp {
 	u8 cwr:1;		/* `recover` ends a window an ECE cut: a loss in it is repaired, not cut */
 	u8 remarked:1;		/* sack.c: holes resent again out of order in this recovery */
 	/*
-	 * sack.c's undo (Linux's prior_cwnd, undo_retrans): the flight the
-	 * last recovery began with, and 1 + its retransmissions not yet
-	 * reported as duplicates (0: nothing to undo).
+	 * sack.c's undo (Linux's prior_cwnd, undo_retrans): the flight and
+	 * the window the last recovery began with, and 1 + its
+	 * retransmissions not yet reported as duplicates (0: nothing to undo).
 	 */
 	u16 prior;
+	u16 prior_cwnd;
 	u16 undo_rtx;
 };
+
+/* How far `recover` may trail wnd_start (tonic_tcp_new_ack()). */
+#define TONIC_RECOVER_LAG	(1u << 30)
 
 /* struct tonic_tcp.in_recovery: in fast recovery ... */
 #define TONIC_REC_FAST		1
@@ -95,7 +99,7 @@ enum tonic_cong_event {
  * tcp_input.c: the loss-recovery helpers below ask it for the new ssthresh
  * at every congestion event and let it grow cwnd on new acks outside
  * recovery.  @t is the first member of the program's user state.
- * tonic_reno_cc is RFC 5681 (ssthresh = FlightSize / 2, +1 per window).
+ * tonic_reno_cc is RFC 5681 (ssthresh = cwnd / 2 as Linux's, +1 per window).
  */
 struct tonic_tcp_cc {
 	void (*cong_avoid)(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, u32 acked);

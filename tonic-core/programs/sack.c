@@ -197,10 +197,12 @@ static bool sack_rtx_delivered(const struct tonic_prog_ctx *ctx, const struct to
 /*
  * The last recovery was for reordering: undo it, as Linux does
  * (tcp_undo_cwnd_reduction(); RFC 3522's response).  The window goes
- * back to the flight it cut, and the recovery, if still running, ends.
- * So does ssthresh, as far as one bit keeps it: slow start resumes if the
- * recovery interrupted it, else ssthresh is at least 3/4 of that flight
- * (Linux's prior_ssthresh, tcp_current_ssthresh()).  The path reorders:
+ * back to the one it cut (prior_cwnd, not the flight, which can be twice
+ * that), and the recovery, if still running, ends: its cwnd was RFC
+ * 6675's allowance, not a window.  So does ssthresh, as far as one bit
+ * keeps it: slow start resumes if the recovery interrupted it, else
+ * ssthresh is at least 3/4 of that window (Linux's prior_ssthresh,
+ * tcp_current_ssthresh()).  The path reorders:
  * the reordering window widens (sack_reo_wnd()).
  */
 static void sack_undo_window(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
@@ -208,17 +210,18 @@ static void sack_undo_window(struct tonic_prog_ctx *ctx, struct tonic_tcp *t)
 	if (t->in_recovery) {
 		t->in_recovery = 0;
 		t->cwnd_cnt = 0;
+		ctx->cwnd = t->prior_cwnd;
+	} else if (ctx->cwnd < t->prior_cwnd) {
+		ctx->cwnd = t->prior_cwnd;
 	}
 	t->reord = TONIC_REO_PERSIST;
 	t->undo_rtx = 0;
 	if (tonic_before(ctx->wnd_start, t->recover))
 		t->recover = ctx->wnd_start;	/* nothing to resend after it (tonic_tcp_open()) */
-	if (ctx->cwnd < t->prior)
-		ctx->cwnd = t->prior;
 	if (t->undo_ss)
 		t->ssthresh = ctx->wnd_bits;
-	else if (t->ssthresh < t->prior * 3 / 4u)
-		t->ssthresh = t->prior * 3 / 4u;
+	else if (t->ssthresh < t->prior_cwnd * 3 / 4u)
+		t->ssthresh = t->prior_cwnd * 3 / 4u;
 }
 
 /*
@@ -378,7 +381,8 @@ static void sack_send(struct tonic_prog_ctx *ctx, struct tonic_tcp *t, bool forc
 
 /*
  * Step (4): "RecoveryPoint = HighData", "ssthresh = cwnd = (FlightSize /
- * 2)", retransmit HighACK + 1 "and set both HighRxt and RescueRxt" to it
+ * 2)" (cwnd for FlightSize, as Linux: tonic_reno_ssthresh()), retransmit
+ * HighACK + 1 "and set both HighRxt and RescueRxt" to it
  * (TONIC_REC_FAST: no rescue before HighACK moves).  @probe: this ACK
  * SACKed the tail loss probe.
  */
@@ -390,6 +394,7 @@ static void sack_enter_recovery(struct tonic_prog_ctx *ctx, struct tonic_tcp *t,
 	t->undo_ss = ctx->cwnd < t->ssthresh;
 	t->remarked = 0;
 	t->prior = (u16)tonic_flight(ctx);
+	t->prior_cwnd = (u16)ctx->cwnd;
 	/*
 	 * No undo of a window an ECE cut, or of one cut on an ECE (Linux
 	 * keeps no prior_ssthresh then); a probe out, or SACKed by this ACK,
