@@ -74,8 +74,14 @@ B=$B TONIC_MODROOT=$MODROOT TONIC_KO_DIR=$KODIR \
 # with "stuck for 45s" where the default threshold is 20 s); an RCU stall
 # likewise.  60 s for both still catches a real lockup or stall long before
 # a test's limit.
-APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60 nokaslr ${TONIC_APPEND:-}"
-QEMU="qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m $MEM -nodefaults -no-reboot
+# softlockup_all_cpu_backtrace: a CPU stuck waiting (for an IPI, a lock)
+# is half the story; the report then has the other CPU's stack too.
+APPEND="console=ttyS0,115200 panic=-1 oops=panic softlockup_panic=1 watchdog_thresh=30 rcupdate.rcu_cpu_stall_timeout=60 softlockup_all_cpu_backtrace=1 sysrq_always_enabled nokaslr ${TONIC_APPEND:-}"
+# One host thread for both vCPUs: with one each, QEMU 7.2 sometimes left a
+# vCPU running its translation of a breakpoint that the guest's text
+# patching (a trace event turned on or off) had already replaced, and the
+# guest hung (Documentation/testing.rst).  TONIC_TCG_THREAD=multi: one each.
+QEMU="qemu-system-x86_64 -accel tcg,thread=${TONIC_TCG_THREAD:-single} -cpu max -smp 2 -m $MEM -nodefaults -no-reboot
  -kernel $KERNEL -initrd $INITRD"
 
 APPEND="$APPEND tonic.backend=$BACKEND"
@@ -120,7 +126,9 @@ if [ "$MODE" = shell ]; then
 fi
 
 echo "qemu: booting $KVER, $(echo "$TESTS" | wc -w) test(s), log $LOG"
-$QEMU -display none -monitor none -serial "file:$LOG" -serial "file:$KTAP" \
+MON=$B/qemu/$SUITE.monitor
+rm -f "$MON"
+$QEMU -display none -monitor "unix:$MON,server=on,wait=off" -serial "file:$LOG" -serial "file:$KTAP" \
 	-append "$APPEND loglevel=5" &
 qpid=$!
 # Show results as they come; stop at the guest's end marker or timeout.
@@ -140,8 +148,14 @@ while kill -0 $qpid 2>/dev/null && [ $waited -lt "$TIMEOUT" ]; do
 	waited=$((waited + 1))
 done
 finished=1
+cpus=
 if kill -0 $qpid 2>/dev/null; then
 	finished=0
+	# Where a guest that did not finish is stuck (qemu-cpus.py says why).
+	map=$(dirname "$KERNEL")/System.map-$KVER
+	[ -f "$map" ] || map=$(dirname "$KERNEL")/System.map
+	cpus=$(/usr/bin/python3 "$TOP"/tests/qemu/qemu-cpus.py "$MON" "$map" 2>&1)
+	sleep 2
 	kill $qpid 2>/dev/null
 fi
 wait $qpid 2>/dev/null
@@ -161,6 +175,7 @@ grep -q '^# tonic-guest: done' "$KTAP"
 done_rc=$?
 [ $finished = 0 ] && done_rc=1
 verdict $done_rc "$SUITE: guest finished within ${TIMEOUT}s"
+[ -n "$cpus" ] && echo "$cpus" | sed 's/^/#   /' >> "$TAP"
 
 # Most reports start with WARNING: or BUG:; the debug kernel's checks
 # (check-debug) are listed too, by their own words: lockdep ("possible

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The harness tested by itself: a broken test, a test past its time limit,
 # a WARN_ON in a module and a guest that never finishes must each make a
-# run fail, and must be reported as what they are.  Writes TAP to
+# run fail, and must be reported as what they are (the last one with where
+# its vCPUs were).  Writes TAP to
 # build/results/harness.tap.
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 B=${B:-$TOP/build}
@@ -49,6 +50,8 @@ rc=$?
 T=$B/results/hs-stuck.tap
 check "a guest that does not finish fails the run" "[ $rc -ne 0 ]"
 check "it is reported as not finished" "grep -q '^not ok .* guest finished within 25s' $T"
+check "where each of its vCPUs was is reported" "grep -q '^#   cpu0 rip 0x' $T && grep -q '^#   cpu1 rip 0x' $T"
+check "and its CPUs' stacks are in the log (SysRq-L)" "grep -q 'sysrq: Show backtrace of all active CPUs' $B/qemu/hs-stuck.log"
 
 rm -f "$B"/results/hs-*.tap
 echo "1..$n" >> "$OUT"
