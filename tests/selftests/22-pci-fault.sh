@@ -6,6 +6,7 @@
 # that writes garbage into the event ring is survived the same way.  The
 # socket's tracepoints show it: tonic_sock_fail with the connection's
 # 4-tuple and the device, then its attach elsewhere or its handback.
+# tcg: single (trace events turned on and off: tests/qemu/run.sh)
 # timeout: 240
 . /tests/lib.sh
 . /tests/pci-lib.sh

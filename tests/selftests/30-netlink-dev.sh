@@ -3,6 +3,7 @@
 # (parsed), exact fields, errors with clear messages and exit codes, the
 # tracepoints are registered; without the module (and no way to load it)
 # the CLI says so.
+# tcg: single (trace events turned on and off: tests/qemu/run.sh)
 # timeout: 120
 . /tests/lib.sh
 . /tests/netlink-lib.sh

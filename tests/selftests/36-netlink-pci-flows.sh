@@ -7,6 +7,7 @@
 # flow's own) reach the device, seen in the cwnd it reports for an irn
 # flow; the driver's own counters (sysfs tonic_info) are in tonic -j stats
 # under "backend", with their values.
+# tcg: single (trace events turned on and off: tests/qemu/run.sh)
 # timeout: 240
 . /tests/lib.sh
 . /tests/pci-lib.sh

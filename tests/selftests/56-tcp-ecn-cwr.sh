@@ -19,6 +19,7 @@
 # Then 1 % drops on top of the marks: the offload may take no more RTOs
 # than kernel cubic on the same path (within noise).  Last, h1's own qdisc
 # refuses segments: the device's program hears of it, as kernel TCP does.
+# tcg: single (trace events turned on and off: tests/qemu/run.sh)
 # timeout: 300
 . /tests/lib.sh
 . /tests/xfer-lib.sh

@@ -8,6 +8,7 @@
 # kernel they move in between: cubic showed 0.95), not the rate of the
 # handshake.  Kernel cubic on the same path as the reference (printed).
 # And GSO skbs no bigger than kernel TCP's (below).
+# tcg: single (trace events turned on and off: tests/qemu/run.sh)
 # timeout: 180
 . /tests/lib.sh
 tonic_load || ksft_fail "modprobe tonic"

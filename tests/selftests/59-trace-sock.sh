@@ -8,6 +8,7 @@
 # retransmissions the TCP integration counted (segs_tx, segs_rtx).  The
 # device's events (tonic_flow_add/remove, tonic_segment_out, tonic_ack_in)
 # carry the same 4-tuple, the one the flow's socket had at attach.
+# tcg: single (trace events turned on and off: tests/qemu/run.sh)
 # timeout: 180
 . /tests/lib.sh
 . /tests/xfer-lib.sh

@@ -6,6 +6,7 @@
 # burst and frees the byte in TCP's receive path, so no round trip needs
 # the flow's work (a kworker) at all.  Before, every request went push ->
 # poller -> flow work -> transmit, two kworker hops per decision.
+# tcg: single (trace events turned on and off: tests/qemu/run.sh)
 # timeout: 180
 . /tests/lib.sh
 tonic_load || ksft_fail "modprobe tonic"

@@ -40,7 +40,7 @@ bench-pci: $(DM_BENCH) modules guest-progs $(DM_BIN)
 	@echo "== host: ring protocol (model thread + host thread) vs direct tonic-core calls"
 	@$(DM_BENCH) $(BENCH_PCI_ARGS)
 	@echo "== guest: tonic_pci driver + device model over ivshmem (TCG guest)"
-	@B=$(B) TONIC_TCG_THREAD=multi tests/qemu/run.sh --suite bench-pci --backend pci tests/selftests/bench-pci.sh > /dev/null; \
+	@B=$(B) tests/qemu/run.sh --suite bench-pci --backend pci tests/selftests/bench-pci.sh > /dev/null; \
 		rc=$$?; sed -n 's/^# //p' $(B)/qemu/bench-pci.ktap | grep -v '^test:\|^tainted\|^tonic-guest'; \
 		exit $$rc
 
