@@ -53,7 +53,6 @@
 #include "../driver/counters.h"
 
 #define TONIC_RING		512	/* descriptors queued between device and tx: two windows of 256 */
-#define TONIC_TSQ_SKBS		16	/* skbs below the socket, at most (tonic_tsq_limit()) */
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
 /*
  * Bursts in flight after the oldest (each but the last ended by a
