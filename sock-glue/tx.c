@@ -386,7 +386,7 @@ static void tonic_xoff(struct sock *sk, struct tonic_sk *ctx, bool on, u32 max_l
 		return;
 	/* Let go of what TSQ takes: the device holds the flow again after it. */
 	if (!on)
-		credit = clamp_t(u64, div_u64(tonic_tsq_limit(sk, max_len), ctx->seg), 2, TONIC_TX_BUDGET / 2);
+		credit = clamp_t(u64, div_u64(tonic_tsq_limit(sk, max_len), ctx->seg), 2, TONIC_RING / 2);
 	spin_lock_bh(&ctx->qlock);
 	ctx->xoff = on;
 	ctx->credit = credit;
@@ -426,7 +426,7 @@ static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 	u32 mss = tcp_sk(sk)->mss_cache, more, len, max_len;
 	u64 now_us = tcp_clock_us(), start;
 	struct tonic_desc d;
-	int budget = TONIC_TX_BUDGET;
+	int budget = TONIC_RING;
 	bool merge;
 
 	/* Merge only full MSS segments, as far as TCP would put in one skb. */
