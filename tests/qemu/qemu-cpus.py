@@ -16,14 +16,13 @@ import time
 from bisect import bisect_right
 
 
-def monitor(path, cmds):
+def monitor(path):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(10)
     s.connect(path)
     out = b""
-    for c in cmds:
-        s.sendall(c.encode() + b"\n")
-        time.sleep(1 if c.startswith("sendkey") else 0.5)
+    s.sendall(b"sendkey alt-sysrq-l\n")
+    time.sleep(1)
     s.sendall(b"info registers -a\n")
     end = time.time() + 10
     while time.time() < end:
@@ -58,7 +57,7 @@ def symbols(path):
 def main():
     mon, smap = sys.argv[1], sys.argv[2]
     try:
-        text = monitor(mon, ["sendkey alt-sysrq-l"])
+        text = monitor(mon)
     except OSError as e:
         print(f"no monitor ({e})")
         return
