@@ -141,8 +141,8 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	const struct tcp_sock *tp = tcp_sk(sk);
 	struct tonic_pkt pkt = { .type = TONIC_PKT_ACK };
 	u32 ack = tp->snd_una, right = tcp_wnd_end(tp);
-	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, decided = false, wnd_update, found;
-	bool advanced;
+	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, decided = false, opened = false;
+	bool advanced, wnd_update, found;
 	struct tonic_tap_slot t;
 	long ts_ms = -1, us;
 	u32 first;
@@ -160,7 +160,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	wnd_update = right != ctx->peer_right;
 	if (after(right, ctx->peer_right)) {
 		ctx->peer_right = right;
-		kick = ctx->wnd_blocked;
+		opened = ctx->wnd_blocked;
 	}
 	/*
 	 * A duplicate ack (RFC 5681) is a pure ACK that neither moves the
@@ -260,11 +260,14 @@ out:
 	 * The device decided on the ACK at once, as TCP does in tcp_ack(): free
 	 * what it acked and wake the sender (tcp_clean_rtx_queue(),
 	 * tcp_check_space()), then transmit what it released
-	 * (tcp_data_snd_check()).  The socket is ours -- its lock in softirq,
-	 * or owned at release_sock() -- so no sender and no flow work is in
-	 * tonic_tx_ring() meanwhile.
+	 * (tcp_data_snd_check()).  A window the peer opened for bytes it held
+	 * back is carved here too, even by a pure window update, as TCP sends
+	 * after tcp_ack_update_window(): a work item per update, where the
+	 * peer's window binds, is a kworker hop per ACK.  The socket is ours --
+	 * its lock in softirq, or owned at release_sock() -- so no sender and
+	 * no flow work is in tonic_tx_ring() meanwhile.
 	 */
-	if (decided)
+	if (decided || opened)
 		tonic_flow_fast(sk, ctx);
 }
 
