@@ -135,6 +135,8 @@
 	X(tx_congested, TX_CONGESTED,					\
 	  "Transmissions the host's qdisc dropped or marked congested (NET_XMIT_DROP, _CN); the program cut the window, once per window, as kernel TCP's CWR does.") \
 	X(sub_segments, SUB_SEGMENTS,					\
-	  "Sub-segments announced: the short segments (fewer than C bytes) that end a burst.")
+	  "Sub-segments announced: the short segments (fewer than C bytes) that end a burst.") \
+	X(ring_drops, RING_DROPS,					\
+	  "Descriptors dropped on a flow's full ring; the device's RTO resends them.")
 
 #endif /* _TONIC_COUNTERS_H */

@@ -52,7 +52,13 @@
 #include "../driver/device.h"
 #include "../driver/counters.h"
 
-#define TONIC_RING		512	/* descriptors queued between device and tx: two windows of 256 */
+/*
+ * Descriptors queued between device and tx: a whole window, which one ACK
+ * may release (after a hole is filled) before TSQ has held the flow.
+ */
+#define TONIC_RING		TONIC_WND_MAX
+#define TONIC_TX_BUDGET		512	/* descriptors one tx run takes before it yields */
+#define TONIC_TSQ_SKBS		16	/* skbs below the socket, at most (tonic_tsq_limit()) */
 #define TONIC_ACK_NOTIFY	1	/* device forwards acks every this many segments */
 /*
  * Bursts in flight after the oldest (each but the last ended by a
@@ -63,7 +69,8 @@
 /* How far the base may lag the cumulative ack (carve.c: tonic_bursts_acked()). */
 #define TONIC_BASE_LAG		BIT_ULL(29)
 #define TONIC_TAP_SLOTS		8	/* ACKs seen at the tap, waiting for TCP's verdict */
-#define TONIC_STAMPS		TONIC_RING	/* send times kept, by segment number (rtt.c) */
+/* Send times kept, by segment number (rtt.c): one per segment in flight, for Karn's rule. */
+#define TONIC_STAMPS		TONIC_WND_MAX
 
 enum tonic_sk_bit {
 	TONIC_WORK_QUEUED,
@@ -166,7 +173,7 @@ struct tonic_sk {
 	u16 credit;			/* ... or will, after this many more; 0: no limit */
 
 	/* Statistics (for TONIC_INFO and debugfs). */
-	u64 bytes_queued, bytes_acked, segs_sent, segs_rtx, tx_errors, ring_drops;
+	u64 bytes_queued, bytes_acked, segs_sent, segs_rtx, tx_errors;
 	u32 attaches;
 };
 

@@ -456,11 +456,14 @@ struct tonic_dev *tonic_soft_create(u32 max_flows, u32 cycle_ps, u32 engines)
 {
 	struct tonic_core_cfg cfg = {
 		/*
-		 * The FPGA's 256, not TONIC_WND_MAX: with 2048 an offloaded
-		 * cubic flow starved a kernel cubic flow sharing a 50 Mbit/s
-		 * bottleneck (5.9-14x; Documentation/performance.rst).
+		 * TONIC_WND_MAX, not the FPGA's 256: 256 segments of one MSS
+		 * carry 148 Mbit/s at 20 ms.  A flow asks for less with
+		 * wnd_segs (an RDMA QP's 128).  The window was at 256 while an
+		 * offloaded cubic flow outgrew kernel cubic's share of a
+		 * bottleneck; a cut from the flight, not cwnd, was one cause
+		 * (Documentation/performance.rst, "The window").
 		 */
-		.wnd_bits = 256,
+		.wnd_bits = TONIC_WND_MAX,
 		.ring_depth = TONIC_RING_DEFAULT,
 		.cycle_ps = cycle_ps,
 		.trace = soft_trace,

@@ -33,7 +33,7 @@ assert_eq "name" "$(jget '[0].name')" soft0
 assert_eq "backend" "$(jget '[0].backend')" soft
 assert_eq "max_flows" "$(jget '[0].max-flows')" 2048
 assert_eq "flows_in_use" "$(jget '[0].flows-in-use')" 0
-assert_eq "wnd_bits" "$(jget '[0].wnd-bits')" 256
+assert_eq "wnd_bits" "$(jget '[0].wnd-bits')" 2048
 assert_eq "ring_depth" "$(jget '[0].ring-depth')" 16
 assert_eq "cycle_ps" "$(jget '[0].cycle-ps')" 10000
 [ "$(jget '[0].program#')" -ge 7 ] || ksft_fail "programs: $(jget '[0].program#')"
