@@ -90,9 +90,9 @@ done
 for k in $(echo "$bkeys" | tr ',' ' '); do
 	check "$backend.$k: in debugfs" grep -q "^$backend\.$(echo "$k" | tr - _) " /tmp/dbg.list
 done
-# 25 of the TCP integration, 2 of the device layer, 11 of the engine, 4
+# 26 of the TCP integration, 2 of the device layer, 11 of the engine, 4
 # of the soft device.
-check "42 counters in debugfs (got $ndbg)" test "$ndbg" = 42
+check "43 counters in debugfs (got $ndbg)" test "$ndbg" = 43
 
 # The transfers moved what netlink did not carry before the tables.
 for c in segs_tx acks_in handbacks handback_bytes push_refused attaches detaches; do
