@@ -305,6 +305,7 @@ void tonic_auto_offload(struct sock *sk);
 
 /* offload.c */
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx);
+void tonic_ring_free(struct tonic_sk *ctx);
 int tonic_failover(struct sock *sk, struct tonic_sk *ctx, bool same_dev);
 int tonic_handback(struct sock *sk, struct tonic_sk *ctx, u8 state);
 void tonic_detach(struct sock *sk, struct tonic_sk *ctx);

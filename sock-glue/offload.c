@@ -92,6 +92,20 @@ static void tonic_flow_cfg(struct sock *sk, struct tonic_sk *ctx, struct tonic_f
 	fcfg->flags = TONIC_FLOW_SHORT_SEGS | (tcp_sk(sk)->rx_opt.sack_ok ? TONIC_FLOW_SACK : 0);
 }
 
+/* The descriptor ring and the send-time stamps, which only a flow on a device uses. */
+void tonic_ring_free(struct tonic_sk *ctx)
+{
+	struct tonic_desc *ring;
+
+	spin_lock_bh(&ctx->qlock);	/* tonic_client_desc() finds none */
+	ring = ctx->ring;
+	ctx->ring = NULL;
+	spin_unlock_bh(&ctx->qlock);
+	kvfree(ring);
+	kvfree(ctx->stamps);
+	ctx->stamps = NULL;
+}
+
 int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -121,15 +135,15 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 		TONIC_INC(fallback_other);
 		return -EOPNOTSUPP;
 	}
-	if (!ctx->ring) {
-		ctx->ring = kvmalloc_array(TONIC_RING, sizeof(*ctx->ring), GFP_KERNEL);
-		if (!ctx->ring)
-			return -ENOMEM;
-	}
-	if (!ctx->stamps) {
-		ctx->stamps = kvmalloc_array(TONIC_STAMPS, sizeof(*ctx->stamps), GFP_KERNEL);
-		if (!ctx->stamps)
-			return -ENOMEM;
+	/* Charged to the user's memory cgroup, as the socket's own buffers are. */
+	if (!ctx->ring)
+		ctx->ring = kvmalloc_array(TONIC_RING, sizeof(*ctx->ring), GFP_KERNEL_ACCOUNT);
+	if (!ctx->stamps)
+		ctx->stamps = kvmalloc_array(TONIC_STAMPS, sizeof(*ctx->stamps),
+					     GFP_KERNEL_ACCOUNT);
+	if (!ctx->ring || !ctx->stamps) {
+		err = -ENOMEM;
+		goto free;
 	}
 	tonic_flow_cfg(sk, ctx, &fcfg);
 
@@ -161,7 +175,7 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 			TONIC_INC(fallback_quota);
 		else
 			TONIC_INC(fallback_other);
-		return err;
+		goto free;
 	}
 	clear_bit(TONIC_HANDBACK, &ctx->bits);
 	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
@@ -181,6 +195,14 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 			WRITE_ONCE(sk->sk_sndbuf, want);
 	}
 	return 0;
+free:
+	/*
+	 * A socket the device refused keeps no ring: a full device or a
+	 * namespace at its quota (net.tonic.max_flows) bounds what the
+	 * sockets that asked for it pin.
+	 */
+	tonic_ring_free(ctx);
+	return err;
 }
 
 /* Take the flow off its device; the send buffer stays as it is. */

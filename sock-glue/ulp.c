@@ -34,8 +34,7 @@ void tonic_sk_put(struct tonic_sk *ctx)
 	WARN_ON_ONCE(ctx->attached);
 	tonic_program_put(ctx->prog);
 	xa_destroy(&ctx->pages);
-	kvfree(ctx->ring);
-	kvfree(ctx->stamps);
+	tonic_ring_free(ctx);
 	call_rcu(&ctx->rcu, tonic_sk_free_rcu);
 }
 
