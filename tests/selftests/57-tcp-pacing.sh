@@ -16,13 +16,18 @@ tonic_hosts 2 || ksft_fail "tonic_hosts"
 # fq's per-flow limit cut from 100 packets to 20: TCP Small Queues keep
 # kernel TCP far below it, and must keep the offload there too
 # (sock-glue/tx.c, tonic_tsq_full()) -- drops here are losses the sender
-# made itself.
+# made itself.  Also with C = 536, below the MSS: each segment is an skb
+# of its own, and TSQ must count them so (it took them for merges of up
+# to 64 KB, and fq dropped 650 packets in a run).
 tonic_netem h2 delay 50ms
 on h2 $IPERF -s -D -p 5201
 wait_listen h2 5201 || ksft_fail "no iperf3 server on h2:5201"
 fails=0
 
-for cc in cubic tonic; do
+for run in cubic tonic tonic:536; do
+	cc=${run%:*} seg=0
+	case $run in *:*) seg=${run#*:} ;; esac
+	on h1 sysctl -qw net.tonic.seg_size=$seg || ksft_fail "net.tonic.seg_size=$seg"
 	$TC -n h1 qdisc del dev eth0 root 2>/dev/null
 	$TC -n h1 qdisc add dev eth0 root fq flow_limit 20 || ksft_fail "sch_fq"
 	on h1 $IPERF -c 10.0.0.2 -p 5201 -t 6 -C $cc > /dev/null 2>&1 & c=$!
@@ -41,18 +46,22 @@ for cc in cubic tonic; do
 		x = r / w
 		printf "%s cwnd %d, pacing %.1f Mbit/s = %.2f x cwnd*mss/rtt\n",
 		       ($1 > 10 && x >= 0.5 && x <= 3) ? "ok  " : "FAIL", $1, r / 1e6, x }')
-	echo "$cc: $verdict"
+	# At C = 536 the flow fills the device's window, 2048 segments of C
+	# (cwnd 758 of the MSS), and stays in slow start's ratio: only fq counts.
+	[ $seg = 0 ] || verdict="not checked, ${verdict#* }"
+	echo "$run: $verdict"
 	# Cubic's is the reference, printed: its own ratio swings on a slow
 	# (debug) kernel, where srtt moves between the ACK and ss (0.95 to 4.7).
-	case $cc:$verdict in tonic:ok*|cubic:*) ;; *) echo "  ss: $line"; fails=$((fails + 1)) ;; esac
+	case $cc:$verdict in tonic:ok*|tonic:not*|cubic:*) ;; *) echo "  ss: $line"; fails=$((fails + 1)) ;; esac
 	drops=$($TC -s -n h1 qdisc show dev eth0 | sed -n 's/.*(dropped \([0-9]*\),.*/\1/p')
 	if [ "$drops" = 0 ]; then
-		echo "ok   $cc: fq dropped nothing"
+		echo "ok   $run: fq dropped nothing"
 	else
-		echo "FAIL $cc: fq dropped ${drops:-?} packets: $($TC -s -n h1 qdisc show dev eth0 | tr '\n' ' ')"
+		echo "FAIL $run: fq dropped ${drops:-?} packets: $($TC -s -n h1 qdisc show dev eth0 | tr '\n' ' ')"
 		fails=$((fails + 1))
 	fi
 done
+on h1 sysctl -qw net.tonic.seg_size=0
 
 # GSO skbs sized as kernel TCP sizes its own (tcp_tso_autosize: about 1 ms
 # of data at the pacing rate), not a burst of the device's window each: a
