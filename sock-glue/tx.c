@@ -432,10 +432,13 @@ static void tonic_tx_ring_send(struct sock *sk, struct tonic_sk *ctx)
 	int budget = TONIC_TX_BUDGET;
 	bool merge;
 
-	/* Merge only full MSS segments, as far as TCP would put in one skb. */
+	/*
+	 * Merge only full MSS segments, as far as TCP would put in one skb;
+	 * else each segment is an skb, which is what TSQ counts.
+	 */
 	merge = ctx->seg == mss && sk_can_gso(sk);
 	max_len = min3(READ_ONCE(sk->sk_gso_max_size) - 1 - MAX_TCP_HEADER, 65000U,
-		       merge ? tonic_gso_bytes(sk, mss) : U32_MAX);
+		       merge ? tonic_gso_bytes(sk, mss) : ctx->seg);
 	while (budget-- > 0) {
 		n = READ_ONCE(ctx->rcount);
 		if (n && tonic_tsq_full(sk, ctx, min(n * ctx->seg, max_len))) {
