@@ -135,16 +135,6 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 		TONIC_INC(fallback_other);
 		return -EOPNOTSUPP;
 	}
-	/* Charged to the user's memory cgroup, as the socket's own buffers are. */
-	if (!ctx->ring)
-		ctx->ring = kvmalloc_array(TONIC_RING, sizeof(*ctx->ring), GFP_KERNEL_ACCOUNT);
-	if (!ctx->stamps)
-		ctx->stamps = kvmalloc_array(TONIC_STAMPS, sizeof(*ctx->stamps),
-					     GFP_KERNEL_ACCOUNT);
-	if (!ctx->ring || !ctx->stamps) {
-		err = -ENOMEM;
-		goto free;
-	}
 	tonic_flow_cfg(sk, ctx, &fcfg);
 
 	spin_lock_bh(&ctx->lock);
@@ -153,7 +143,6 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 	ctx->base_seg = ctx->tail_seg = 0;
 	ctx->base_off = ctx->ttail = 0;
 	ctx->nbursts = 0;
-	tonic_rtt_reset(ctx);
 	ctx->peer_right = tcp_wnd_end(tp);
 	ctx->last_ack = tp->snd_una;
 	ctx->wnd_blocked = false;
@@ -175,8 +164,26 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 			TONIC_INC(fallback_quota);
 		else
 			TONIC_INC(fallback_other);
-		goto free;
+		return err;
 	}
+	/*
+	 * Only a flow on a device has a ring and send times: a full device or
+	 * a namespace at its quota (net.tonic.max_flows) then bounds what the
+	 * sockets that ask for the offload pin.  Charged to the user's memory
+	 * cgroup, as the socket's own buffers are.  Nothing comes to the ring
+	 * before the first push.
+	 */
+	if (!ctx->ring)
+		ctx->ring = kvmalloc_array(TONIC_RING, sizeof(*ctx->ring), GFP_KERNEL_ACCOUNT);
+	if (!ctx->stamps)
+		ctx->stamps = kvmalloc_array(TONIC_STAMPS, sizeof(*ctx->stamps),
+					     GFP_KERNEL_ACCOUNT);
+	if (!ctx->ring || !ctx->stamps) {
+		tonic_dev_flow_detach(dev, flow);
+		tonic_ring_free(ctx);
+		return -ENOMEM;
+	}
+	tonic_rtt_reset(ctx);
 	clear_bit(TONIC_HANDBACK, &ctx->bits);
 	clear_bit(TONIC_T_EXPIRED, &ctx->bits);
 	tonic_ca_take(sk, ctx);
@@ -195,14 +202,6 @@ int tonic_attach(struct sock *sk, struct tonic_sk *ctx)
 			WRITE_ONCE(sk->sk_sndbuf, want);
 	}
 	return 0;
-free:
-	/*
-	 * A socket the device refused keeps no ring: a full device or a
-	 * namespace at its quota (net.tonic.max_flows) bounds what the
-	 * sockets that asked for it pin.
-	 */
-	tonic_ring_free(ctx);
-	return err;
 }
 
 /* Take the flow off its device; the send buffer stays as it is. */

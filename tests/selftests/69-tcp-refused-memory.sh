@@ -7,7 +7,8 @@
 # so the quota bounded nothing.  N connections from h1 to a listener
 # that never reads, each with 1000 bytes sent and left open: MemAvailable
 # falls by about as much with the offload asked for as with kernel cubic
-# (3632 KB against 3728; 18716 KB more before).
+# (3924 KB against 3728, least of two; 19680 KB more before), and on the
+# debug kernel (7080 against 4984).
 # timeout: 120
 . /tests/lib.sh
 . /tests/xfer-lib.sh
@@ -21,9 +22,9 @@ avail_kb() { awk '$1 == "MemAvailable:" { print $2 }' /proc/meminfo; }
 
 _conns() { [ "$(on h1 $SS -Htn state connected "dport = :$1" | wc -l)" -ge $N ]; }
 
-# open_conns ULP_ARG: N connections held open; took: how many KB they took.
+# open_conns ULP_ARG: N connections held open (round $i); took: how many KB they took.
 open_conns() {
-	port=$((7400 + ${#1}))
+	port=$((7400 + 10 * i + ${#1}))
 	# The listener accepts one and sleeps: the rest wait in its backlog.
 	on h2 tonic_xfer -s $port -M 1 -H 30000 > /dev/null 2>&1 &
 	srv=$!
@@ -40,16 +41,21 @@ open_conns() {
 	took=$((a0 - a1))
 }
 
+# Each twice, in turn, and the smaller: what else the kernel frees late
+# (a debug kernel's quarantine) only adds.
 q0=$(glue_stat fallback_quota)
-open_conns ""
-kernel=$took
-open_conns -U
-offload=$took
+kernel= offload=
+for i in 1 2; do
+	open_conns ""
+	[ -n "$kernel" ] && [ "$kernel" -le $took ] || kernel=$took
+	open_conns -U
+	[ -n "$offload" ] && [ "$offload" -le $took ] || offload=$took
+done
 refused=$(($(glue_stat fallback_quota) - q0))
-echo "$N connections held open: kernel cubic took $kernel KB, the refused offload $offload KB;" \
+echo "$N connections held open, least of two: kernel cubic took $kernel KB, the refused offload $offload KB;" \
 	"$refused refusals at the quota"
-[ "$refused" -ge $N ] || ksft_fail "the quota refused $refused of $N"
-# A tonic_sk is about 1 KB; 16 KB a socket more would be a third of a ring and stamps.
+[ "$refused" -ge $((2 * N)) ] || ksft_fail "the quota refused $refused of $((2 * N))"
+# A tonic_sk is 1880 bytes; 16 KB a socket more would be a third of a ring and stamps.
 [ "$offload" -le $((kernel + N * 16)) ] ||
 	ksft_fail "the refused sockets took $((offload - kernel)) KB more than kernel TCP's"
 echo "ok: refused sockets cost what kernel TCP's do"
