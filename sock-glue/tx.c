@@ -361,6 +361,12 @@ static bool tonic_tsq_full(struct sock *sk, struct tonic_sk *ctx, u32 len)
 
 	limit = tonic_tsq_limit(sk, len);
 	queued = refcount_read(&sk->sk_wmem_alloc);
+	/*
+	 * Nothing below the socket (its count never goes under 1): send,
+	 * whatever the limit, as kernel TCP always sends with no more than
+	 * one skb unacked (tcp_small_queue_check()).  A limit of 0
+	 * (tcp_limit_output_bytes) held the flow until its RTOs failed it.
+	 */
 	if (queued <= limit || queued <= 1)
 		return false;
 	ns = rate ? div64_u64((queued - limit / 2) * NSEC_PER_SEC, rate) : NSEC_PER_MSEC;
