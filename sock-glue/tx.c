@@ -81,6 +81,33 @@ static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
 }
 
 /*
+ * Every segment the device sends carries the ACK of all received (ack =
+ * rcv_nxt), as TCP's own do: account for it as tcp_transmit_skb() does
+ * (tcp_event_ack_sent(), tcp_event_data_sent(), both static), or the
+ * socket still owes the peer that ACK and sends it alone -- a pure ACK
+ * after each request of a request/response exchange, and one when the
+ * delayed-ACK timer fires.  CA_EVENT_TX_START is left out: the device's
+ * program runs the window, not the socket's congestion control.
+ */
+static void tonic_ack_sent(struct sock *sk)
+{
+	struct inet_connection_sock *icsk = inet_csk(sk);
+	struct tcp_sock *tp = tcp_sk(sk);
+
+	if (unlikely(tp->compressed_ack)) {
+		NET_ADD_STATS(sock_net(sk), LINUX_MIB_TCPACKCOMPRESSED, tp->compressed_ack);
+		tp->compressed_ack = 0;
+		if (hrtimer_try_to_cancel(&tp->compressed_ack_timer) == 1)
+			__sock_put(sk);
+	}
+	tcp_dec_quickack_mode(sk);
+	inet_csk_clear_xmit_timer(sk, ICSK_TIME_DACK);
+	/* Data sent within ato of the last received: an interactive session. */
+	if ((u32)(tcp_jiffies32 - icsk->icsk_ack.lrcvtime) < icsk->icsk_ack.ato)
+		inet_csk_enter_pingpong_mode(sk);
+}
+
+/*
  * Transmit descriptor @d and the @more descriptors merged after it (the
  * segments that directly follow, @len bytes in all) as one skb: with C =
  * MSS, consecutive segments of one device run go down the stack as one
@@ -173,6 +200,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	tonic_rtt_stamp(ctx, d->seg, 1 + more, d->flags & TONIC_DESC_RTX, now_us);
 	if (off + len > ctx->flow_sent_hi)
 		WRITE_ONCE(ctx->flow_sent_hi, off + len);
+	tonic_ack_sent(sk);
 	/*
 	 * net_xmit_eval() is a macro that evaluates its argument twice: never
 	 * wrap the call in it, or a segment that was not NET_XMIT_CN is sent a
