@@ -38,6 +38,7 @@
  *       -z SEED  data seed (default 1); connection i uses SEED + i
  *       -Q       ping-pong instead: BYTES round trips of one byte each
  *                (TCP_NODELAY), prints the round-trip times in microseconds
+ *       -m N     with -Q, messages of N bytes (1-1024), not one
  *     How the bytes after the -B prefix go (one of; default write()):
  *       -Z       MSG_ZEROCOPY sends (SO_ZEROCOPY) from a buffer never reused;
  *                every completion must arrive before the reply is read
@@ -1151,22 +1152,40 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static int pingpong(const char *host, const char *port, uint64_t rounds, struct opts *o)
+/* read_full FD BUF LEN: LEN bytes, however the peer's segments split them. */
+static int read_full(int fd, char *b, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = read(fd, b, len);
+		if (n <= 0)
+			return -1;
+		b += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/* Messages of @msg bytes (-m, 1 by default) there and back. */
+static int pingpong(const char *host, const char *port, uint64_t rounds, size_t msg,
+		    struct opts *o)
 {
 	double *rtt = calloc(rounds ? rounds : 1, sizeof(double)), sum = 0;
 	struct tonic_sock_info info;
+	static char b[1024];
 	uint64_t i;
-	char b = 'x';
 	int s;
 
 	o->nodelay = 1;
 	s = connect_to(host, port, o, 0);
 	if (s < 0 || !rtt || set_tonic_opts(s, o))
 		return 1;
+	memset(b, 'x', sizeof(b));
 	for (i = 0; i < rounds; i++) {
 		double t = now_s();
 
-		if (write(s, &b, 1) != 1 || read(s, &b, 1) != 1) {
+		if (write(s, b, msg) != (ssize_t)msg || read_full(s, b, msg)) {
 			perror("ping-pong");
 			return 1;
 		}
@@ -1190,6 +1209,7 @@ int main(int argc, char **argv)
 	long long reset_at = -1;
 	const char *out = NULL;
 	int delay_ms = 0, hold_ms = 0, opt, server_mode, ping = 0;
+	size_t msg = 1;
 
 	if (argc >= 3 && !strcmp(argv[1], "-s")) {
 		server_mode = 1;
@@ -1201,7 +1221,7 @@ int main(int argc, char **argv)
 		goto usage;
 	}
 	while ((opt = getopt(argc, argv, "C:UP:S:T:w:nfext:EirM:z:o:R:D:Q"
-			     "H:Zp:FB:OKy:ANgjYb:L:qkX:W:V:")) != -1) {
+			     "H:Zp:FB:OKy:ANgjYb:L:qkX:W:V:m:")) != -1) {
 		switch (opt) {
 		case 'C': o.cc = optarg; break;
 		case 'U': o.ulp = 1; break;
@@ -1223,6 +1243,7 @@ int main(int argc, char **argv)
 		case 'R': reset_at = strtoll(optarg, NULL, 0); break;
 		case 'D': delay_ms = atoi(optarg); break;
 		case 'Q': ping = 1; break;
+		case 'm': msg = strtoull(optarg, NULL, 0); break;
 		case 'H': hold_ms = atoi(optarg); break;
 		case 'Z': o.zerocopy = 1; break;
 		case 'p':
@@ -1250,7 +1271,7 @@ int main(int argc, char **argv)
 		default: goto usage;
 		}
 	}
-	if (o.wsize == 0 || o.nconn < 1 ||
+	if (o.wsize == 0 || o.nconn < 1 || msg < 1 || msg > 1024 ||
 	    o.use_sendfile + o.sendfile_eof + o.zerocopy + !!o.splice_mode > 1 ||
 	    (o.prefix_oob && !o.prefix))
 		goto usage;
@@ -1260,7 +1281,7 @@ int main(int argc, char **argv)
 	if (server_mode)
 		return server(argv[2], o.nconn, out, reset_at, delay_ms, hold_ms);
 	if (ping)
-		return pingpong(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
+		return pingpong(argv[2], argv[3], strtoull(argv[4], NULL, 0), msg, &o);
 	if (o.nconn > 1)
 		return client_many(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
 	return client(argv[2], argv[3], strtoull(argv[4], NULL, 0), &o);
@@ -1270,6 +1291,6 @@ usage:
 		"       tonic_xfer -c HOST PORT BYTES [-C CC] [-U] [-P PROG] [-S C] [-T US]\n"
 		"                  [-w N] [-n] [-f] [-e] [-x] [-t N] [-E] [-i] [-r] [-M N] [-z SEED] [-Q]\n"
 		"                  [-Z | -p v|f | -F] [-B N [-O]] [-K] [-y MS] [-A]\n"
-		"                  [-N] [-g] [-j] [-Y] [-b N] [-L S] [-q] [-k] [-W MS] [-V MS]\n");
+		"                  [-N] [-g] [-j] [-Y] [-b N] [-L S] [-q] [-k] [-W MS] [-V MS] [-m BYTES]\n");
 	return 2;
 }
