@@ -292,6 +292,7 @@ void tonic_client_desc(void *priv, const struct tonic_desc *d);
 void tonic_client_note(void *priv, const struct tonic_note *n);
 void tonic_flow_failed(struct tonic_sk *ctx);
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx);
+u16 tonic_rcv_window(struct sock *sk);
 void tonic_pace(struct sock *sk, struct tonic_sk *ctx);
 void tonic_wake(struct sock *sk);
 

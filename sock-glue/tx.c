@@ -11,8 +11,8 @@
  * (timeouts, rate credit, a device that runs apart).  With the socket
  * owned, tonic_tx_ring() builds a TCP
  * segment per descriptor (consecutive full-MSS ones merged into one GSO skb) -- seq
- * from the segment's offset, ack = rcv_nxt, the window the kernel last
- * advertised, timestamps -- and hands it to
+ * from the segment's offset, ack = rcv_nxt and the window as TCP's own
+ * segments carry them (rcvwnd.c), timestamps -- and hands it to
  * icsk_af_ops->queue_xmit, advancing snd_nxt first so the kernel's tcp_ack
  * accepts the peer's acks.  The kernel's retransmit queue stays empty, so
  * its RTO/TLP timers stay idle: Tonic owns retransmission.
@@ -81,33 +81,6 @@ static u32 tonic_tcp_hdrlen(const struct tcp_sock *tp)
 }
 
 /*
- * Every segment the device sends carries the ACK of all received (ack =
- * rcv_nxt), as TCP's own do: account for it as tcp_transmit_skb() does
- * (tcp_event_ack_sent(), tcp_event_data_sent(), both static), or the
- * socket still owes the peer that ACK and sends it alone -- a pure ACK
- * after each request of a request/response exchange, and one when the
- * delayed-ACK timer fires.  CA_EVENT_TX_START is left out: the device's
- * program runs the window, not the socket's congestion control.
- */
-static void tonic_ack_sent(struct sock *sk)
-{
-	struct inet_connection_sock *icsk = inet_csk(sk);
-	struct tcp_sock *tp = tcp_sk(sk);
-
-	if (unlikely(tp->compressed_ack)) {
-		NET_ADD_STATS(sock_net(sk), LINUX_MIB_TCPACKCOMPRESSED, tp->compressed_ack);
-		tp->compressed_ack = 0;
-		if (hrtimer_try_to_cancel(&tp->compressed_ack_timer) == 1)
-			__sock_put(sk);
-	}
-	tcp_dec_quickack_mode(sk);
-	inet_csk_clear_xmit_timer(sk, ICSK_TIME_DACK);
-	/* Data sent within ato of the last received: an interactive session. */
-	if ((u32)(tcp_jiffies32 - icsk->icsk_ack.lrcvtime) < icsk->icsk_ack.ato)
-		inet_csk_enter_pingpong_mode(sk);
-}
-
-/*
  * Transmit descriptor @d and the @more descriptors merged after it (the
  * segments that directly follow, @len bytes in all) as one skb: with C =
  * MSS, consecutive segments of one device run go down the stack as one
@@ -119,7 +92,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct inet_sock *inet = inet_sk(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
-	u32 hlen = tonic_tcp_hdrlen(tp), seq, win, mss, segs;
+	u32 hlen = tonic_tcp_hdrlen(tp), seq, mss, segs;
 	struct sk_buff *skb;
 	struct tcphdr *th;
 	u64 off;
@@ -162,9 +135,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	if ((d->flags & TONIC_DESC_CWR) && (tp->ecn_flags & TCP_ECN_OK))
 		flags |= TCPHDR_CWR;
 	*(((__be16 *)th) + 6) = htons(((hlen >> 2) << 12) | flags);
-	/* The right edge the kernel last advertised, never more. */
-	win = tcp_receive_window(tp) >> tp->rx_opt.rcv_wscale;
-	th->window = htons(min_t(u32, win, 65535U));
+	th->window = htons(tonic_rcv_window(sk));
 	if (tp->rx_opt.tstamp_ok) {
 		__be32 *ptr = (__be32 *)(th + 1);
 
@@ -200,7 +171,6 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	tonic_rtt_stamp(ctx, d->seg, 1 + more, d->flags & TONIC_DESC_RTX, now_us);
 	if (off + len > ctx->flow_sent_hi)
 		WRITE_ONCE(ctx->flow_sent_hi, off + len);
-	tonic_ack_sent(sk);
 	/*
 	 * net_xmit_eval() is a macro that evaluates its argument twice: never
 	 * wrap the call in it, or a segment that was not NET_XMIT_CN is sent a
