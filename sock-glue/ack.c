@@ -142,7 +142,7 @@ void tonic_ack_commit(struct sock *sk, u32 ca_flags)
 	struct tonic_pkt pkt = { .type = TONIC_PKT_ACK };
 	u32 ack = tp->snd_una, right = tcp_wnd_end(tp);
 	bool has_ts = tp->rx_opt.saw_tstamp, kick = false, decided = false, opened = false;
-	bool advanced, wnd_update, found;
+	bool advanced, wnd_update, found = false;
 	struct tonic_tap_slot t;
 	long ts_ms = -1, us;
 	u32 first;
@@ -267,8 +267,11 @@ out:
 	 * its lock in softirq, or owned at release_sock() -- so no sender and
 	 * no flow work is in tonic_tx_ring() meanwhile.
 	 */
-	if (decided || opened)
+	if (decided || opened) {
+		ctx->rcv_behind = (ca_flags & CA_ACK_SLOWPATH) && (!found || t.payload);
 		tonic_flow_fast(sk, ctx);
+		ctx->rcv_behind = false;
+	}
 }
 
 /* Softirq, RCU: record what only the segment itself says, for the commit. */

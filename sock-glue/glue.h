@@ -171,6 +171,13 @@ struct tonic_sk {
 	u32 n_acked_seg;
 	bool xoff;			/* the device holds our descriptors (tonic_tx_ring()) */
 	u16 credit;			/* ... or will, after this many more; 0: no limit */
+	/*
+	 * A transmit from inside tcp_ack() on TCP's slow path, whose segment
+	 * is queued after (tcp_data_queue()): what we send now acks less
+	 * than TCP will have received, so it is not the socket's ACK
+	 * (rcvwnd.c).  Under the socket, as the transmit.
+	 */
+	bool rcv_behind;
 
 	/* Statistics (for TONIC_INFO and debugfs). */
 	u64 bytes_queued, bytes_acked, segs_sent, segs_rtx, tx_errors;
@@ -292,7 +299,7 @@ void tonic_client_desc(void *priv, const struct tonic_desc *d);
 void tonic_client_note(void *priv, const struct tonic_note *n);
 void tonic_flow_failed(struct tonic_sk *ctx);
 void tonic_tx_ring(struct sock *sk, struct tonic_sk *ctx);
-u16 tonic_rcv_window(struct sock *sk);
+u16 tonic_rcv_window(struct sock *sk, bool rcv_behind);
 void tonic_pace(struct sock *sk, struct tonic_sk *ctx);
 void tonic_wake(struct sock *sk);
 

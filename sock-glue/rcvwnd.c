@@ -4,7 +4,8 @@
  *
  * Each one acks all received (ack = rcv_nxt), as TCP's own segments do.
  * When it carries all an ACK of the kernel's would -- no SACK blocks owed,
- * no ECE -- it is that ACK: its window is chosen as tcp_select_window()
+ * no ECE, no data of the segment being received still to queue -- it is
+ * that ACK: its window is chosen as tcp_select_window()
  * chooses it (rcv_wnd and rcv_wup follow, so timestamps echo the latest
  * segment and the window opens as the reader drains), and the socket no
  * longer owes the ACK (tcp_event_ack_sent(), tcp_event_data_sent()).  All
@@ -103,15 +104,17 @@ static u16 tonic_select_window(struct sock *sk)
 
 /*
  * The window field of a segment about to leave, which from here on is the
- * socket's ACK when it says all the kernel's would.
+ * socket's ACK when it says all the kernel's would: not sent from inside
+ * an ACK whose data TCP queues after it (@rcv_behind), which the
+ * kernel's own ACK must cover.
  */
-u16 tonic_rcv_window(struct sock *sk)
+u16 tonic_rcv_window(struct sock *sk, bool rcv_behind)
 {
 	struct inet_connection_sock *icsk = inet_csk(sk);
 	struct tcp_sock *tp = tcp_sk(sk);
 	u16 win;
 
-	if (!tonic_acks_all(tp))
+	if (rcv_behind || !tonic_acks_all(tp))
 		return min_t(u32, tcp_receive_window(tp) >> tp->rx_opt.rcv_wscale, 65535U);
 	win = tonic_select_window(sk);
 	if (unlikely(tp->compressed_ack)) {

@@ -135,7 +135,7 @@ static void tonic_xmit(struct sock *sk, struct tonic_sk *ctx, const struct tonic
 	if ((d->flags & TONIC_DESC_CWR) && (tp->ecn_flags & TCP_ECN_OK))
 		flags |= TCPHDR_CWR;
 	*(((__be16 *)th) + 6) = htons(((hlen >> 2) << 12) | flags);
-	th->window = htons(tonic_rcv_window(sk));
+	th->window = htons(tonic_rcv_window(sk, ctx->rcv_behind));
 	if (tp->rx_opt.tstamp_ok) {
 		__be32 *ptr = (__be32 *)(th + 1);
 
