@@ -40,7 +40,7 @@ CORE_HDRS := $(wildcard tonic-core/*.h tonic-core/programs/*.h)
 LIBCORE := $(B)/user/libtonic-core.a
 LIBCORE_ASAN := $(B)/asan/libtonic-core.a
 
-.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rdma eval-rdma eval-dcqcn eval-drdma eval-conweave clean clean-debug help
+.PHONY: all modules user deps check check-debug demo qemu-shell bench bench-e2e bench-rr bench-rdma eval-rdma eval-dcqcn eval-drdma eval-conweave clean clean-debug help
 all: modules user
 
 help:
@@ -57,6 +57,7 @@ help:
 	@echo "  qemu-shell   interactive guest with the module loaded"
 	@echo "  bench        tonic-core decisions per second (prints figures)"
 	@echo "  bench-e2e    offloaded vs native TCP in the guest (prints figures)"
+	@echo "  bench-rr     request/response, offloaded vs native TCP: latency, CPU and packets per round trip"
 	@echo "  bench-pci    the PCIe backend: ring path on the host, driver and offloaded TCP in the guest"
 	@echo "  install      install tonic.ko, tonic_rdma.ko, tonic_drdma.ko (/lib/modules/KVER/extra, depmod),"
 	@echo "               tonic(8) and its man page, tonic-drdma, <linux/tonic.h>, <linux/tonic_nl.h> and"

@@ -21,6 +21,13 @@ harness: modules
 bench-e2e: modules user guest-progs
 	@B=$(B) tests/qemu/run.sh --suite bench-e2e --timeout 3000 tests/selftests/bench-e2e.sh
 
+# Request/response, offloaded vs native TCP in the guest: latency, CPU and
+# packets per round trip (figures, not a pass/fail timing).
+.PHONY: bench-rr
+bench-rr: modules user guest-progs
+	@B=$(B) tests/qemu/run.sh --suite bench-rr --timeout 1500 tests/selftests/bench-rr.sh > /dev/null; \
+		rc=$$?; sed -n 's/^# //p' $(B)/qemu/bench-rr.ktap | grep -v '^test:\|^tainted\|^tonic-guest'; exit $$rc
+
 # RoCEv2 on the RDMA bed: rxe <-> rxe (and, later, tonic0) with perftest.
 .PHONY: bench-rdma
 bench-rdma: modules user guest-progs
