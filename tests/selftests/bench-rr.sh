@@ -50,7 +50,8 @@ for bytes in 1 256; do
 	done
 	awk '{ print ($1 > 0 ? $2 / $1 : 0) }' /tmp/rr.ratios | median > /tmp/rr.p
 	awk '{ print ($3 > 0 ? $4 / $3 : 0) }' /tmp/rr.ratios | median > /tmp/rr.c
-	echo "  median of the pairs' ratios, offload / cubic: p50 $(cat /tmp/rr.p), CPU per round trip $(cat /tmp/rr.c)"
+	printf "  median of the pairs' ratios, offload / cubic: p50 %.2f, CPU per round trip %.2f\n" \
+		"$(cat /tmp/rr.p)" "$(cat /tmp/rr.c)"
 done
 tonic_hosts_del
 exit $KSFT_PASS
