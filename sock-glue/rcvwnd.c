@@ -5,13 +5,13 @@
  * Each one acks all received (ack = rcv_nxt), as TCP's own segments do.
  * When it carries all an ACK of the kernel's would -- no SACK blocks owed,
  * no ECE, no data of the segment being received still to queue -- it is
- * that ACK: its window is chosen as tcp_select_window()
- * chooses it (rcv_wnd and rcv_wup follow, so timestamps echo the latest
- * segment and the window opens as the reader drains), and the socket no
- * longer owes the ACK (tcp_event_ack_sent(), tcp_event_data_sent()).  All
- * three are static to tcp_output.c; these mirror Linux 6.1's.  Otherwise
- * the segment offers the window last advertised, never more, and the
- * kernel sends its own ACK as before.
+ * that ACK: its window is chosen as tcp_select_window() chooses it
+ * (rcv_wnd and rcv_wup follow, so timestamps echo the latest segment and
+ * the window opens as the reader drains), and the socket no longer owes
+ * the ACK (tcp_event_ack_sent(), tcp_event_data_sent()).  All three are
+ * static to tcp_output.c; these mirror Linux 6.1's.  Otherwise the
+ * segment offers the window last advertised, never more, and the kernel
+ * sends its own ACK as before.
  *
  * Before, no segment was an ACK sent, for the socket: an offloaded client
  * of a request/response exchange sent each request and then the ACK it
