@@ -65,16 +65,8 @@ path - -
 
 echo "== 1-byte ping-pong h1 <-> h2, 5000 round trips (us)"
 for mode in cubic offloaded; do
-	on h2 tonic_xfer -s 7300 -Q > /dev/null 2>&1 &
-	sleep 0.3
-	if [ $mode = offloaded ]; then
-		on h1 tonic_xfer -c 10.0.0.2 7300 5000 -Q -U -T 0 -r
-	else
-		on h1 tonic_xfer -c 10.0.0.2 7300 5000 -Q -C cubic
-	fi | awk -v m=$mode '/^pingpong:/ {
-		for (i = 1; i <= NF; i++) { if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1) }
-		printf "  %-10s p50 %8s  p99 %8s\n", m, p50, p99 }'
-	wait
+	set -- $(pingpong_run $mode 1 5000)
+	printf "  %-10s p50 %8s  p99 %8s\n" $mode "$1" "$2"
 done
 
 echo "== concurrent flows, $T s (aggregate Mbit/s, Jain over the flows' goodput)"

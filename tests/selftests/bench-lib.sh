@@ -32,3 +32,23 @@ cell() {
 	done
 	echo "$(median < /tmp/g) $(median < /tmp/c)"
 }
+
+# pingpong_run cubic|offloaded BYTES ROUND_TRIPS: TCP_NODELAY messages of
+# BYTES from h1 to h2's echo server and back (tonic_xfer -Q), h1 with
+# kernel cubic or offloaded -> "p50_us p99_us cpu_us_per_rt
+# h1_pkts_per_rt" (the whole guest's busy CPU, both ends being in it).
+pingpong_run() {
+	on h2 tonic_xfer -s 7300 -Q > /dev/null 2>&1 &
+	sleep 0.3
+	_j0=$(busy_jiffies) _p0=$(on h1 cat /sys/class/net/eth0/statistics/tx_packets)
+	if [ $1 = offloaded ]; then
+		on h1 tonic_xfer -c 10.0.0.2 7300 $3 -Q -m $2 -U -T 0 -r
+	else
+		on h1 tonic_xfer -c 10.0.0.2 7300 $3 -Q -m $2 -C cubic
+	fi > /tmp/pingpong.out
+	_j1=$(busy_jiffies) _p1=$(on h1 cat /sys/class/net/eth0/statistics/tx_packets)
+	wait
+	awk -v j=$((_j1 - _j0)) -v p=$((_p1 - _p0)) -v n=$3 '/^pingpong:/ {
+		for (i = 1; i <= NF; i++) { if ($i == "p50") p50 = $(i + 1); if ($i == "p99") p99 = $(i + 1) }
+		printf "%s %s %.0f %.2f\n", p50, p99, j * 10000 / n, p / n }' /tmp/pingpong.out
+}
